@@ -1,0 +1,138 @@
+// Kollide — geometry that exists without a world: mass properties, convex hulls, mesh collision models.
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "math.h"
+
+KL_C_BEGIN
+
+/// Mass properties. inertia is the inertia tensor about the centre of mass, in the frame the
+/// properties were computed in (shape frame for shapes, body frame for bodies).
+typedef struct kl_mass_data
+{
+	float mass;
+	vec3s center;
+	mat3s inertia;
+} kl_mass_data;
+
+/// Principal axes: inertia = R diag(moments) R^T with R the rotation of q. Moments ascend.
+typedef struct kl_principal_inertia
+{
+	vec3s moments;
+	versors rotation;
+} kl_principal_inertia;
+
+KL_API kl_mass_data kl_compute_sphere_mass(float radius, float density);
+KL_API kl_mass_data kl_compute_box_mass(vec3s half_extents, float density);
+/// Capsule whose segment runs along local z from -half_height to +half_height.
+KL_API kl_mass_data kl_compute_capsule_mass(float radius, float half_height, float density);
+
+/// Moves mass data into a parent frame (rotation plus translation of the centre).
+KL_API kl_mass_data kl_mass_data_transform(kl_mass_data md, kl_transform frame);
+/// Sums mass data given in one frame (parallel-axis theorem about the combined centre).
+KL_API kl_mass_data kl_mass_data_add(kl_mass_data a, kl_mass_data b);
+/// Diagonalises a symmetric inertia tensor (Jacobi rotations in double precision).
+KL_API kl_principal_inertia kl_compute_principal_inertia(mat3s inertia);
+
+// ---------------------------------------------------------------------------------------------
+// Convex hulls
+
+/// A convex polyhedron (half-edge structure) built from a point cloud. Immutable once built.
+typedef struct kl_hull kl_hull;
+
+/// Most input points kl_hull_build accepts.
+#define KL_HULL_MAX_INPUT_POINTS 65536
+
+/// Builds the convex hull of a point cloud with quickhull (coplanar faces merged).
+/// Points closer than a relative tolerance are welded. Fails with KL_ERR_DEGENERATE for fewer than
+/// four distinct points or coplanar/collinear input, KL_ERR_INVALID_ARGUMENT for NaN/Inf.
+/// Returns NULL on failure (message in kl_last_error()).
+KL_API kl_hull* kl_hull_build(const vec3s* points, int count);
+KL_API kl_hull* kl_hull_clone(const kl_hull* hull);
+KL_API void kl_hull_destroy(kl_hull* hull);
+
+KL_API int kl_hull_vertex_count(const kl_hull* hull);
+KL_API const vec3s* kl_hull_vertices(const kl_hull* hull);
+/// Faces are convex polygons; this counts them after coplanar merging.
+KL_API int kl_hull_face_count(const kl_hull* hull);
+/// A fan triangulation of the faces (outward, counter-clockwise), for mass and drawing.
+KL_API int kl_hull_triangle_count(const kl_hull* hull);
+KL_API const int32_t* kl_hull_triangle_indices(const kl_hull* hull);
+KL_API kl_mass_data kl_hull_mass(const kl_hull* hull, float density);
+KL_API kl_aabb kl_hull_bounds(const kl_hull* hull);
+
+// ---------------------------------------------------------------------------------------------
+// Triangle meshes
+
+/// Polyhedral volume integration of a closed, outward-oriented triangle mesh
+/// (Eberly's form of Mirtich's algorithm, in double precision). Returns KL_ERR_DEGENERATE if the
+/// signed volume is not positive.
+KL_API kl_result kl_compute_polyhedron_mass(const vec3s* vertices, const int32_t* indices, int triangle_count,
+											float density, kl_mass_data* out);
+
+/// Progress of a long build: stage name and fraction in [0, 1]. Return false to cancel the build.
+typedef bool kl_progress_fn(const char* stage, float fraction, void* context);
+
+/// A triangle soup to build a mesh collision model from. Indices: 3 per triangle.
+typedef struct kl_mesh_def
+{
+	const vec3s* vertices;
+	int vertex_count;
+	const int32_t* indices;
+	int triangle_count;
+	/// Vertices closer than this are merged (0: only bit-identical positions).
+	float weld_tolerance;
+	/// Where the mesh came from (a file path); kept so that scenes can be saved. May be NULL.
+	const char* source;
+	kl_progress_fn* progress;
+	void* progress_context;
+} kl_mesh_def;
+
+KL_API kl_mesh_def kl_default_mesh_def(void);
+
+/// How a mesh's mass properties were obtained.
+typedef enum kl_mesh_mass_source
+{
+	/// Closed, consistently oriented two-manifold: exact volume integration.
+	KL_MESH_MASS_VOLUME = 0,
+	/// Open or non-manifold: the volume is undefined, so the mass properties of the
+	/// convex hull of the vertices are used instead (documented in docs/mass.md).
+	KL_MESH_MASS_CONVEX_HULL = 1,
+} kl_mesh_mass_source;
+
+typedef struct kl_mesh_info
+{
+	int vertex_count;			 ///< after welding
+	int triangle_count;			 ///< after removing degenerate triangles
+	int welded_vertex_count;	 ///< input vertices merged into others
+	int degenerate_triangle_count; ///< removed: repeated vertex or zero area
+	int open_edge_count;		 ///< edges with one triangle
+	int non_manifold_edge_count; ///< edges with more than two triangles
+	int inconsistent_edge_count; ///< edges whose two triangles disagree on orientation
+	bool closed;				 ///< two-manifold, consistently oriented, positive volume
+	kl_mesh_mass_source mass_source;
+	float volume; ///< of the closed mesh, or of the hull used for mass
+	kl_aabb bounds;
+} kl_mesh_info;
+
+/// An immutable, reference-counted collision model. Later stages add BVH, point-shell and
+/// sphere-tree representations to it; all of them are built once here.
+typedef struct kl_mesh kl_mesh;
+
+/// Builds a mesh collision model: welds, drops degenerate triangles, checks manifoldness and
+/// orientation, computes mass properties. Returns NULL with a message on failure or cancel.
+/// The caller owns one reference.
+KL_API kl_mesh* kl_mesh_build(const kl_mesh_def* def);
+KL_API kl_mesh* kl_mesh_retain(kl_mesh* mesh);
+/// Drops one reference; frees the mesh with the last one. NULL is ignored.
+KL_API void kl_mesh_release(kl_mesh* mesh);
+
+KL_API kl_mesh_info kl_mesh_get_info(const kl_mesh* mesh);
+KL_API const vec3s* kl_mesh_vertices(const kl_mesh* mesh);
+KL_API const int32_t* kl_mesh_indices(const kl_mesh* mesh);
+/// The source given at build time ("" if none).
+KL_API const char* kl_mesh_source(const kl_mesh* mesh);
+/// Mass properties of the mesh scaled per axis (every scale component > 0).
+KL_API kl_mass_data kl_mesh_mass(const kl_mesh* mesh, float density, vec3s scale);
+
+KL_C_END

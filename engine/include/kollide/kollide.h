@@ -1,0 +1,195 @@
+// Kollide — the public C API. Include this one header.
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "base.h"
+#include "geometry.h"
+#include "id.h"
+#include "io.h"
+#include "math.h"
+#include "types.h"
+
+KL_C_BEGIN
+
+// ---------------------------------------------------------------------------------------------
+// World
+
+/// Creates a world (at most 128 at once). Returns the null id on invalid definitions.
+KL_API kl_world_id kl_create_world(const kl_world_def* def);
+KL_API kl_result kl_destroy_world(kl_world_id world);
+KL_API bool kl_world_is_valid(kl_world_id world);
+
+/// Advances the world by dt seconds in substeps sub-steps. Runs the stages in order:
+/// prepare → broadphase → narrowphase → solver (per sub-step: integrate velocities, solve,
+/// integrate positions, relax) → finalize. dt = 0 updates bounds and events only.
+KL_API kl_result kl_world_step(kl_world_id world, float dt, int substeps);
+
+KL_API kl_result kl_world_set_gravity(kl_world_id world, vec3s gravity);
+KL_API vec3s kl_world_get_gravity(kl_world_id world);
+KL_API kl_world_def kl_world_get_def(kl_world_id world);
+KL_API int kl_world_get_worker_count(kl_world_id world);
+KL_API kl_profile kl_world_get_profile(kl_world_id world);
+KL_API kl_counters kl_world_get_counters(kl_world_id world);
+KL_API kl_body_events kl_world_get_body_events(kl_world_id world);
+KL_API kl_contact_events kl_world_get_contact_events(kl_world_id world);
+KL_API kl_sensor_events kl_world_get_sensor_events(kl_world_id world);
+KL_API void kl_world_draw(kl_world_id world, const kl_debug_draw* draw);
+
+/// Body ids in creation-slot order; returns the total count (writes at most capacity).
+KL_API int kl_world_get_bodies(kl_world_id world, kl_body_id* bodies, int capacity);
+KL_API int kl_world_get_joints(kl_world_id world, kl_joint_id* joints, int capacity);
+/// 32-bit FNV-1a over every body's transform bits in slot order: equal hashes ⇔ identical states.
+KL_API uint32_t kl_world_hash_transforms(kl_world_id world);
+/// Finds a body by name (first match in slot order), or the null id.
+KL_API kl_body_id kl_world_find_body(kl_world_id world, const char* name);
+
+// ---------------------------------------------------------------------------------------------
+// Fixed time step for real-time loops
+
+typedef struct kl_fixed_timestep
+{
+	float dt;				 ///< step length (s)
+	int substeps;
+	int max_steps_per_frame; ///< caps catch-up after a stall; the rest of the backlog is dropped
+	double accumulator;		 ///< unsimulated time (s)
+} kl_fixed_timestep;
+
+KL_API kl_fixed_timestep kl_default_fixed_timestep(float dt, int substeps);
+/// Adds frame_seconds of real time and steps the world as often as whole steps fit.
+/// Returns the number of steps taken, or -1 on error.
+KL_API int kl_fixed_timestep_advance(kl_world_id world, kl_fixed_timestep* timestep, double frame_seconds);
+/// Fraction of a step left in the accumulator, in [0, 1): the interpolation factor for drawing.
+KL_API float kl_fixed_timestep_alpha(const kl_fixed_timestep* timestep);
+
+// ---------------------------------------------------------------------------------------------
+// Bodies
+
+KL_API kl_body_id kl_create_body(kl_world_id world, const kl_body_def* def);
+/// Destroys the body with its shapes and joints.
+KL_API kl_result kl_destroy_body(kl_body_id body);
+KL_API bool kl_body_is_valid(kl_body_id body);
+
+KL_API kl_body_type kl_body_get_type(kl_body_id body);
+KL_API kl_result kl_body_set_type(kl_body_id body, kl_body_type type);
+KL_API const char* kl_body_get_name(kl_body_id body);
+KL_API kl_result kl_body_set_name(kl_body_id body, const char* name);
+KL_API void* kl_body_get_user_data(kl_body_id body);
+KL_API void kl_body_set_user_data(kl_body_id body, void* user_data);
+KL_API kl_world_id kl_body_get_world(kl_body_id body);
+
+/// Pose of the body origin.
+KL_API kl_transform kl_body_get_transform(kl_body_id body);
+KL_API vec3s kl_body_get_position(kl_body_id body);
+KL_API versors kl_body_get_rotation(kl_body_id body);
+/// Teleports the body (the rotation is normalised; NaN/Inf or a zero quaternion is rejected).
+KL_API kl_result kl_body_set_transform(kl_body_id body, vec3s position, versors rotation);
+/// Pose between the last two steps: alpha 0 = previous step, 1 = current.
+KL_API kl_transform kl_body_get_interpolated_transform(kl_body_id body, float alpha);
+KL_API vec3s kl_body_get_world_center_of_mass(kl_body_id body);
+KL_API vec3s kl_body_get_local_center_of_mass(kl_body_id body);
+
+KL_API vec3s kl_body_get_linear_velocity(kl_body_id body);
+KL_API vec3s kl_body_get_angular_velocity(kl_body_id body);
+KL_API kl_result kl_body_set_linear_velocity(kl_body_id body, vec3s v);
+KL_API kl_result kl_body_set_angular_velocity(kl_body_id body, vec3s w);
+/// Kinematic bodies: set the velocities that reach target at the end of the next step of dt.
+KL_API kl_result kl_body_set_target_transform(kl_body_id body, kl_transform target, float dt);
+
+/// Forces and torques accumulate until the end of the next step. Points are in world coordinates.
+KL_API kl_result kl_body_apply_force(kl_body_id body, vec3s force, vec3s point, bool wake);
+KL_API kl_result kl_body_apply_force_to_center(kl_body_id body, vec3s force, bool wake);
+KL_API kl_result kl_body_apply_torque(kl_body_id body, vec3s torque, bool wake);
+KL_API kl_result kl_body_apply_linear_impulse(kl_body_id body, vec3s impulse, vec3s point, bool wake);
+KL_API kl_result kl_body_apply_angular_impulse(kl_body_id body, vec3s impulse, bool wake);
+KL_API kl_result kl_body_clear_forces(kl_body_id body);
+
+KL_API float kl_body_get_mass(kl_body_id body);
+/// Mass properties in the body frame (centre and inertia about it).
+KL_API kl_mass_data kl_body_get_mass_data(kl_body_id body);
+/// Overrides the mass properties computed from the shapes (until the next shape change).
+KL_API kl_result kl_body_set_mass_data(kl_body_id body, kl_mass_data mass_data);
+/// Recomputes the mass properties from the shapes.
+KL_API kl_result kl_body_apply_mass_from_shapes(kl_body_id body);
+KL_API kl_principal_inertia kl_body_get_principal_inertia(kl_body_id body);
+/// Kinetic energy (J) and angular momentum about the centre of mass (world frame).
+KL_API float kl_body_get_kinetic_energy(kl_body_id body);
+KL_API vec3s kl_body_get_angular_momentum(kl_body_id body);
+
+KL_API kl_result kl_body_set_linear_damping(kl_body_id body, float damping);
+KL_API kl_result kl_body_set_angular_damping(kl_body_id body, float damping);
+KL_API kl_result kl_body_set_gravity_scale(kl_body_id body, float scale);
+KL_API float kl_body_get_gravity_scale(kl_body_id body);
+KL_API bool kl_body_is_awake(kl_body_id body);
+KL_API kl_result kl_body_set_awake(kl_body_id body, bool awake);
+KL_API bool kl_body_is_gyroscopic(kl_body_id body);
+KL_API kl_body_def kl_body_get_def(kl_body_id body);
+
+KL_API int kl_body_get_shape_count(kl_body_id body);
+/// Shape ids in creation order; returns the total count.
+KL_API int kl_body_get_shapes(kl_body_id body, kl_shape_id* shapes, int capacity);
+KL_API int kl_body_get_joint_count(kl_body_id body);
+
+// ---------------------------------------------------------------------------------------------
+// Shapes. A body with several shapes at local poses is a compound; its mass properties are the
+// parallel-axis sum. Creating or destroying a shape updates the body's mass.
+
+KL_API kl_shape_id kl_create_sphere_shape(kl_body_id body, const kl_shape_def* def, float radius);
+KL_API kl_shape_id kl_create_box_shape(kl_body_id body, const kl_shape_def* def, vec3s half_extents);
+/// Capsule along the shape frame's local z; half_height is half the segment length.
+KL_API kl_shape_id kl_create_capsule_shape(kl_body_id body, const kl_shape_def* def, float radius, float half_height);
+/// Copies the hull.
+KL_API kl_shape_id kl_create_hull_shape(kl_body_id body, const kl_shape_def* def, const kl_hull* hull);
+/// Retains the mesh; scale is per axis and positive. Valid on dynamic bodies too.
+KL_API kl_shape_id kl_create_mesh_shape(kl_body_id body, const kl_shape_def* def, kl_mesh* mesh, vec3s scale);
+/// Infinite plane; only static bodies.
+KL_API kl_shape_id kl_create_plane_shape(kl_body_id body, const kl_shape_def* def, kl_plane plane);
+KL_API kl_result kl_destroy_shape(kl_shape_id shape);
+KL_API bool kl_shape_is_valid(kl_shape_id shape);
+
+KL_API kl_shape_type kl_shape_get_type(kl_shape_id shape);
+KL_API kl_body_id kl_shape_get_body(kl_shape_id shape);
+KL_API kl_shape_def kl_shape_get_def(kl_shape_id shape);
+KL_API kl_transform kl_shape_get_local_pose(kl_shape_id shape);
+KL_API kl_material kl_shape_get_material(kl_shape_id shape);
+KL_API kl_result kl_shape_set_material(kl_shape_id shape, kl_material material);
+KL_API kl_filter kl_shape_get_filter(kl_shape_id shape);
+KL_API kl_result kl_shape_set_filter(kl_shape_id shape, kl_filter filter);
+/// World bounds as of the last step or change.
+KL_API kl_aabb kl_shape_get_aabb(kl_shape_id shape);
+/// Mass properties in the body frame.
+KL_API kl_mass_data kl_shape_get_mass_data(kl_shape_id shape);
+
+KL_API float kl_shape_get_sphere_radius(kl_shape_id shape);
+KL_API vec3s kl_shape_get_box_half_extents(kl_shape_id shape);
+KL_API kl_result kl_shape_get_capsule(kl_shape_id shape, float* radius, float* half_height);
+KL_API const kl_hull* kl_shape_get_hull(kl_shape_id shape);
+KL_API kl_mesh* kl_shape_get_mesh(kl_shape_id shape);
+KL_API vec3s kl_shape_get_mesh_scale(kl_shape_id shape);
+KL_API kl_plane kl_shape_get_plane(kl_shape_id shape);
+
+// ---------------------------------------------------------------------------------------------
+// Joints
+
+KL_API kl_joint_id kl_create_joint(kl_world_id world, const kl_joint_def* def);
+/// A joint def whose frames share a world anchor and whose z axes are the world axis.
+KL_API kl_joint_def kl_joint_def_from_world(kl_joint_type type, kl_body_id body_a, kl_body_id body_b, vec3s anchor,
+											vec3s axis);
+KL_API kl_result kl_destroy_joint(kl_joint_id joint);
+KL_API bool kl_joint_is_valid(kl_joint_id joint);
+KL_API kl_joint_type kl_joint_get_type(kl_joint_id joint);
+KL_API kl_joint_def kl_joint_get_def(kl_joint_id joint);
+KL_API kl_body_id kl_joint_get_body_a(kl_joint_id joint);
+KL_API kl_body_id kl_joint_get_body_b(kl_joint_id joint);
+/// Constraint force and torque on body_b from the last step (world frame).
+KL_API vec3s kl_joint_get_constraint_force(kl_joint_id joint);
+KL_API vec3s kl_joint_get_constraint_torque(kl_joint_id joint);
+
+// ---------------------------------------------------------------------------------------------
+// GPU backend
+
+/// True if this build has CUDA and a device answered. The first call probes.
+KL_API bool kl_gpu_available(void);
+/// One line describing the device or why there is none.
+KL_API const char* kl_gpu_describe(void);
+
+KL_C_END

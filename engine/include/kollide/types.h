@@ -1,0 +1,320 @@
+// Kollide — definition structs, enums, events, profile and the debug-draw interface.
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "geometry.h"
+#include "id.h"
+
+KL_C_BEGIN
+
+// ---------------------------------------------------------------------------------------------
+// Tasks: a user task system may replace the world's own worker pool.
+
+/// Work for partitions [start, end) of a task; worker is in [0, worker_count).
+typedef void kl_task_fn(int start, int end, int worker, void* task_context);
+/// Runs task over partition_count partitions (may split them among threads); returns a handle.
+typedef void* kl_enqueue_task_fn(kl_task_fn* task, int partition_count, void* task_context, void* user_context);
+/// Waits for a handle returned by enqueue.
+typedef void kl_finish_task_fn(void* user_task, void* user_context);
+
+// ---------------------------------------------------------------------------------------------
+// World
+
+typedef struct kl_world_def
+{
+	vec3s gravity; ///< m/s², default (0, 0, -9.81)
+	/// Threads that step the world, the caller's included (1: no extra threads). The results are
+	/// bit-identical for any count.
+	int worker_count;
+	kl_enqueue_task_fn* enqueue_task; ///< optional user task system (then worker_count is its width)
+	kl_finish_task_fn* finish_task;
+	void* user_task_context;
+
+	// Contact softness (used by the solver): stiffness in Hz, damping ratio, push-out limit m/s.
+	float contact_hertz;
+	float contact_damping_ratio;
+	float max_contact_push_speed;
+	float joint_hertz;
+	float joint_damping_ratio;
+	/// Relative speed below which collisions do not bounce (m/s).
+	float restitution_threshold;
+	/// Speed limit for any body (m/s); keeps a runaway body from overflowing.
+	float max_linear_speed;
+	bool enable_sleep;
+	bool enable_continuous;
+	/// Use the CUDA backend where a stage has one and a device exists; otherwise the CPU path
+	/// runs (a one-line notice says so once).
+	bool use_gpu;
+	void* user_data;
+} kl_world_def;
+
+// ---------------------------------------------------------------------------------------------
+// Bodies
+
+typedef enum kl_body_type
+{
+	KL_BODY_STATIC = 0,	   ///< zero mass, never moves
+	KL_BODY_KINEMATIC = 1, ///< moved by velocity or target poses, infinite mass
+	KL_BODY_DYNAMIC = 2,   ///< moved by forces and contacts
+	KL_BODY_TYPE_COUNT
+} kl_body_type;
+
+typedef struct kl_body_def
+{
+	kl_body_type type;
+	vec3s position;		 ///< of the body origin, world frame
+	versors rotation;	 ///< unit quaternion
+	vec3s linear_velocity;  ///< of the centre of mass, world frame
+	vec3s angular_velocity; ///< world frame, rad/s
+	float linear_damping;	///< 1/s
+	float angular_damping;	///< 1/s
+	float gravity_scale;
+	float sleep_threshold; ///< m/s
+	bool enable_sleep;
+	bool is_awake;
+	bool fixed_rotation;
+	bool is_bullet;
+	/// Integrate the gyroscopic term ω × Iω (torque-free precession and tumbling).
+	bool enable_gyroscopic;
+	const char* name; ///< copied; may be NULL
+	void* user_data;
+} kl_body_def;
+
+// ---------------------------------------------------------------------------------------------
+// Shapes
+
+typedef enum kl_shape_type
+{
+	KL_SHAPE_SPHERE = 0,
+	KL_SHAPE_BOX,
+	KL_SHAPE_CAPSULE,
+	KL_SHAPE_HULL,
+	KL_SHAPE_MESH,
+	KL_SHAPE_PLANE,
+	KL_SHAPE_TYPE_COUNT
+} kl_shape_type;
+
+typedef struct kl_material
+{
+	float density;	   ///< kg/m³
+	float friction;	   ///< Coulomb coefficient; pairs combine by √(μa·μb)
+	float restitution; ///< pairs combine by the maximum
+	float rolling_resistance;
+	uint32_t user_material_id;
+} kl_material;
+
+/// A pair collides if (a.category & b.mask) && (b.category & a.mask), unless both share a group
+/// index: a positive shared group always collides, a negative one never.
+typedef struct kl_filter
+{
+	uint64_t category_bits;
+	uint64_t mask_bits;
+	int32_t group_index;
+} kl_filter;
+
+typedef struct kl_shape_def
+{
+	kl_transform local_pose; ///< shape frame relative to the body origin
+	kl_material material;
+	kl_filter filter;
+	bool is_sensor;
+	bool enable_contact_events;
+	bool enable_sensor_events;
+	const char* name; ///< copied; may be NULL
+	void* user_data;
+} kl_shape_def;
+
+typedef struct kl_plane
+{
+	vec3s normal; ///< unit; the solid is the half-space dot(normal, x) <= offset (shape frame)
+	float offset;
+} kl_plane;
+
+// ---------------------------------------------------------------------------------------------
+// Joints (declared here; the solver issue solves them)
+
+typedef enum kl_joint_type
+{
+	KL_JOINT_FIXED = 0,
+	KL_JOINT_REVOLUTE,
+	KL_JOINT_PRISMATIC,
+	KL_JOINT_SPHERICAL,
+	KL_JOINT_DISTANCE,
+	KL_JOINT_TARGET, ///< drags body_b's anchor towards a world target (mouse joint)
+	KL_JOINT_TYPE_COUNT
+} kl_joint_type;
+
+typedef enum kl_motor_mode
+{
+	KL_MOTOR_VELOCITY = 0,
+	KL_MOTOR_POSITION = 1,
+} kl_motor_mode;
+
+typedef struct kl_joint_def
+{
+	kl_joint_type type;
+	kl_body_id body_a;
+	kl_body_id body_b;
+	/// Joint frames in each body's frame. The joint axis (revolute hinge, prismatic slide) is the
+	/// frame's local z; distance joints use the frame origins as attachment points.
+	kl_transform local_frame_a;
+	kl_transform local_frame_b;
+	bool collide_connected;
+
+	bool enable_limit;
+	float lower; ///< rad (revolute) or m (prismatic, distance)
+	float upper;
+
+	bool enable_motor;
+	kl_motor_mode motor_mode;
+	float motor_speed;	///< rad/s or m/s
+	float motor_target; ///< rad or m, position mode
+	float max_motor_force; ///< N or N·m
+
+	bool enable_spring;
+	float spring_hertz;
+	float spring_damping_ratio;
+	float length; ///< distance joint rest length (m)
+
+	const char* name; ///< copied; may be NULL
+	void* user_data;
+} kl_joint_def;
+
+// ---------------------------------------------------------------------------------------------
+// Events, read after a step and valid until the next step
+
+typedef struct kl_body_move_event
+{
+	kl_transform transform;
+	kl_body_id body_id;
+	void* user_data;
+	bool fell_asleep;
+} kl_body_move_event;
+
+typedef struct kl_body_events
+{
+	const kl_body_move_event* move_events;
+	int move_count;
+} kl_body_events;
+
+typedef struct kl_contact_begin_event
+{
+	kl_shape_id shape_a;
+	kl_shape_id shape_b;
+	vec3s point;  ///< world
+	vec3s normal; ///< from a to b
+} kl_contact_begin_event;
+
+typedef struct kl_contact_end_event
+{
+	kl_shape_id shape_a;
+	kl_shape_id shape_b;
+} kl_contact_end_event;
+
+typedef struct kl_contact_events
+{
+	const kl_contact_begin_event* begin_events;
+	int begin_count;
+	const kl_contact_end_event* end_events;
+	int end_count;
+} kl_contact_events;
+
+typedef struct kl_sensor_event
+{
+	kl_shape_id sensor;
+	kl_shape_id visitor;
+} kl_sensor_event;
+
+typedef struct kl_sensor_events
+{
+	const kl_sensor_event* begin_events;
+	int begin_count;
+	const kl_sensor_event* end_events;
+	int end_count;
+} kl_sensor_events;
+
+// ---------------------------------------------------------------------------------------------
+// Profile: milliseconds of the last step, by stage
+
+typedef struct kl_profile
+{
+	float step;
+	float prepare;		///< kinematic targets, forces, predicted bounds
+	float broadphase;
+	float narrowphase;
+	float solver;		///< all sub-steps: velocities, constraints, positions
+	float integrate_velocities;
+	float integrate_positions;
+	float finalize;		///< transforms, bounds, events, sleep
+} kl_profile;
+
+typedef struct kl_counters
+{
+	int body_count;
+	int awake_body_count;
+	int shape_count;
+	int joint_count;
+	int pair_count;
+	int contact_count;
+	int worker_count;
+	int substep_count;
+	int64_t step_index;
+} kl_counters;
+
+// ---------------------------------------------------------------------------------------------
+// Debug draw: the renderer implements these; any pointer may be NULL. Colours are 0xRRGGBB.
+
+typedef struct kl_debug_draw
+{
+	void (*draw_segment)(vec3s p1, vec3s p2, uint32_t color, void* context);
+	void (*draw_point)(vec3s p, float size, uint32_t color, void* context);
+	void (*draw_transform)(kl_transform xf, void* context);
+	void (*draw_sphere)(kl_transform xf, float radius, uint32_t color, void* context);
+	void (*draw_box)(kl_transform xf, vec3s half_extents, uint32_t color, void* context);
+	/// Capsule along xf's local z.
+	void (*draw_capsule)(kl_transform xf, float radius, float half_height, uint32_t color, void* context);
+	/// Hulls and meshes as triangles in the frame xf (vertices already scaled).
+	void (*draw_triangles)(kl_transform xf, const vec3s* vertices, const int32_t* indices, int triangle_count,
+						   uint32_t color, void* context);
+	void (*draw_plane)(vec3s normal, float offset, uint32_t color, void* context);
+	void (*draw_aabb)(kl_aabb box, uint32_t color, void* context);
+	void (*draw_string)(vec3s p, const char* text, uint32_t color, void* context);
+
+	kl_aabb drawing_bounds; ///< used when use_drawing_bounds
+	bool use_drawing_bounds;
+	bool draw_shapes;
+	bool draw_aabbs;
+	bool draw_mass;
+	bool draw_joints;
+	bool draw_contacts;
+	bool draw_contact_normals;
+	bool draw_contact_forces;
+	bool draw_islands;
+	bool draw_names;
+	void* context;
+} kl_debug_draw;
+
+/// Colours the default debug draw uses.
+enum
+{
+	KL_COLOR_STATIC = 0x7f9f7f,
+	KL_COLOR_KINEMATIC = 0x7f7fe6,
+	KL_COLOR_DYNAMIC = 0xe6b27f,
+	KL_COLOR_SLEEPING = 0x999999,
+	KL_COLOR_AABB = 0xe64ce6,
+	KL_COLOR_JOINT = 0x4ce6e6,
+	KL_COLOR_MASS = 0xffff00,
+};
+
+// ---------------------------------------------------------------------------------------------
+// Defaults
+
+KL_API kl_world_def kl_default_world_def(void);
+KL_API kl_body_def kl_default_body_def(void);
+KL_API kl_shape_def kl_default_shape_def(void);
+KL_API kl_material kl_default_material(void);
+KL_API kl_filter kl_default_filter(void);
+KL_API kl_joint_def kl_default_joint_def(kl_joint_type type);
+KL_API kl_debug_draw kl_default_debug_draw(void);
+
+KL_C_END

@@ -1,0 +1,72 @@
+// Kollide internal — bodies. Cold data in kl_body; the hot per-step data in kl_body_sim and
+// kl_body_state, all three indexed by the body's slot.
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <kollide/types.h>
+
+typedef struct kl_world kl_world;
+
+typedef struct kl_body
+{
+	char* name;
+	void* user_data;
+	int id;			///< slot, or -1 when the slot is free
+	uint16_t generation;
+	kl_body_type type;
+	int head_shape; ///< first shape slot (creation order), -1 if none
+	int tail_shape;
+	int shape_count;
+	int joint_count;
+	float sleep_threshold;
+	bool enable_sleep;
+	bool is_awake;
+	bool is_bullet;
+	bool custom_mass; ///< mass set by kl_body_set_mass_data
+	kl_mass_data mass_data; ///< body frame
+	kl_principal_inertia principal;
+} kl_body;
+
+enum kl_body_sim_flags
+{
+	KL_SIM_MOVABLE = 1 << 0,	///< kinematic or dynamic
+	KL_SIM_DYNAMIC = 1 << 1,
+	KL_SIM_GYROSCOPIC = 1 << 2,
+	KL_SIM_FIXED_ROTATION = 1 << 3,
+	KL_SIM_AWAKE = 1 << 4,
+};
+
+typedef struct kl_body_sim
+{
+	kl_transform transform;	 ///< body origin
+	kl_transform transform0; ///< at the start of the last step (interpolation)
+	vec3s center;			 ///< world centre of mass
+	vec3s local_center;
+	vec3s force;  ///< accumulated, world
+	vec3s torque; ///< accumulated, world
+	mat3s inertia_local;	 ///< about the centre, body frame
+	mat3s inv_inertia_local; ///< zero for fixed rotation or non-dynamic bodies
+	float mass;
+	float inv_mass;
+	float linear_damping;
+	float angular_damping;
+	float gravity_scale;
+	uint32_t flags;
+} kl_body_sim;
+
+typedef struct kl_body_state
+{
+	vec3s linear_velocity;  ///< of the centre of mass
+	vec3s angular_velocity; ///< world frame
+} kl_body_state;
+
+/// Looks up a live body; records KL_ERR_INVALID_ID and returns NULL for null/stale/foreign ids.
+kl_body* kl_get_body(kl_body_id id, kl_world** world_out);
+/// As kl_get_body, and also fails with KL_ERR_LOCKED while the world steps.
+kl_body* kl_get_body_unlocked(kl_body_id id, kl_world** world_out);
+kl_body_id kl_make_body_id(const kl_world* world, const kl_body* body);
+
+/// Recomputes the body's mass data from its shapes (unless custom) and refreshes its sim.
+void kl_update_body_mass(kl_world* world, kl_body* body);
+/// Refreshes sim fields that derive from body data (flags, inverse mass, world centre).
+void kl_refresh_body_sim(kl_world* world, kl_body* body);

@@ -1,0 +1,61 @@
+// Kollide internal — error reporting, allocation and small helpers shared by every module.
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <kollide/base.h>
+#include <kollide/math.h>
+
+#include <math.h>
+#include <stdlib.h>
+
+#if defined(__GNUC__)
+#define KL_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define KL_PRINTF(f, a)
+#endif
+
+/// Records a failure for kl_last_error() and returns the code, so that callers can write
+/// `return kl_fail(KL_ERR_INVALID_ARGUMENT, "radius %g must be positive", r);`.
+kl_result kl_fail(kl_result code, const char* format, ...) KL_PRINTF(2, 3);
+
+/// Allocation that reports failure through kl_fail (returns NULL then). Sizes are checked for overflow.
+void* kl_alloc(size_t count, size_t size);
+void* kl_alloc_zero(size_t count, size_t size);
+void* kl_realloc(void* p, size_t count, size_t size);
+void kl_free(void* p);
+char* kl_strdup(const char* s);
+
+static inline bool kl_is_finite(float x)
+{
+	return isfinite(x);
+}
+
+static inline bool kl_vec3_is_finite(vec3s v)
+{
+	return isfinite(v.x) && isfinite(v.y) && isfinite(v.z);
+}
+
+static inline bool kl_quat_is_finite(versors q)
+{
+	return isfinite(q.x) && isfinite(q.y) && isfinite(q.z) && isfinite(q.w);
+}
+
+static inline bool kl_transform_is_finite(kl_transform t)
+{
+	return kl_vec3_is_finite(t.p) && kl_quat_is_finite(t.q);
+}
+
+/// Normalises q; returns false (q untouched) for a non-finite or near-zero quaternion.
+bool kl_quat_normalize_checked(versors* q);
+
+/// Grows a dynamic array so that it holds at least count items (doubling). Returns false on OOM.
+bool kl_array_reserve(void** data, int* capacity, int count, size_t item_size);
+#define KL_ARRAY_RESERVE(data, capacity, count) \
+	kl_array_reserve((void**)&(data), &(capacity), (count), sizeof(*(data)))
+
+/// 32-bit FNV-1a, continued from a previous value (start with KL_HASH_INIT).
+#define KL_HASH_INIT 2166136261u
+uint32_t kl_hash_bytes(uint32_t hash, const void* data, size_t size);
+
+/// Monotonic clock in seconds.
+double kl_time_seconds(void);

@@ -1,0 +1,165 @@
+// Kollide — debug drawing of shapes, bounds, centres of mass and joints through user callbacks.
+// SPDX-License-Identifier: MIT
+#include "core.h"
+#include "world.h"
+
+#include <kollide/kollide.h>
+
+static bool overlaps(kl_aabb a, kl_aabb b)
+{
+	return a.lower.x <= b.upper.x && b.lower.x <= a.upper.x && a.lower.y <= b.upper.y && b.lower.y <= a.upper.y &&
+		   a.lower.z <= b.upper.z && b.lower.z <= a.upper.z;
+}
+
+static uint32_t body_color(const kl_body* body)
+{
+	if (body->type == KL_BODY_STATIC)
+	{
+		return KL_COLOR_STATIC;
+	}
+	if (!body->is_awake)
+	{
+		return KL_COLOR_SLEEPING;
+	}
+	return body->type == KL_BODY_KINEMATIC ? KL_COLOR_KINEMATIC : KL_COLOR_DYNAMIC;
+}
+
+static void draw_shape(const kl_debug_draw* d, const kl_shape* shape, kl_transform body_xf, uint32_t color)
+{
+	kl_transform xf = kl_transform_mul(body_xf, shape->local_pose);
+	void* ctx = d->context;
+	switch (shape->type)
+	{
+		case KL_SHAPE_SPHERE:
+			if (d->draw_sphere)
+				d->draw_sphere(xf, shape->sphere_radius, color, ctx);
+			break;
+		case KL_SHAPE_BOX:
+			if (d->draw_box)
+				d->draw_box(xf, shape->box_half_extents, color, ctx);
+			break;
+		case KL_SHAPE_CAPSULE:
+			if (d->draw_capsule)
+				d->draw_capsule(xf, shape->capsule.radius, shape->capsule.half_height, color, ctx);
+			break;
+		case KL_SHAPE_HULL:
+			if (d->draw_triangles)
+				d->draw_triangles(xf, kl_hull_vertices(shape->hull), kl_hull_triangle_indices(shape->hull),
+								  kl_hull_triangle_count(shape->hull), color, ctx);
+			break;
+		case KL_SHAPE_MESH:
+			if (d->draw_triangles)
+			{
+				// The callback takes plain vertices, so a scaled mesh is drawn from a scaled copy.
+				const kl_mesh* mesh = shape->mesh.mesh;
+				kl_mesh_info info = kl_mesh_get_info(mesh);
+				vec3s s = shape->mesh.scale;
+				if (s.x == 1.0f && s.y == 1.0f && s.z == 1.0f)
+				{
+					d->draw_triangles(xf, kl_mesh_vertices(mesh), kl_mesh_indices(mesh), info.triangle_count, color, ctx);
+				}
+				else
+				{
+					vec3s* scaled = kl_alloc((size_t)info.vertex_count, sizeof(vec3s));
+					if (scaled != NULL)
+					{
+						const vec3s* v = kl_mesh_vertices(mesh);
+						for (int i = 0; i < info.vertex_count; ++i)
+						{
+							scaled[i] = glms_vec3_mul(v[i], s);
+						}
+						d->draw_triangles(xf, scaled, kl_mesh_indices(mesh), info.triangle_count, color, ctx);
+						kl_free(scaled);
+					}
+				}
+			}
+			break;
+		case KL_SHAPE_PLANE:
+			if (d->draw_plane)
+			{
+				vec3s n = kl_rotate(xf.q, shape->plane.normal);
+				d->draw_plane(n, shape->plane.offset + glms_vec3_dot(n, xf.p), color, ctx);
+			}
+			break;
+		case KL_SHAPE_TYPE_COUNT: break;
+	}
+}
+
+static void draw_bodies(kl_world* world, const kl_debug_draw* d)
+{
+	for (int i = 0; i < kl_id_pool_slot_count(&world->body_pool); ++i)
+	{
+		const kl_body* body = &world->bodies[i];
+		if (body->id < 0)
+		{
+			continue;
+		}
+		const kl_body_sim* sim = &world->sims[i];
+		uint32_t color = body_color(body);
+		for (int s = body->head_shape; s >= 0; s = world->shapes[s].next_shape)
+		{
+			const kl_shape* shape = &world->shapes[s];
+			if (d->use_drawing_bounds && !overlaps(shape->aabb, d->drawing_bounds))
+			{
+				continue;
+			}
+			if (d->draw_shapes)
+			{
+				draw_shape(d, shape, sim->transform, color);
+			}
+			if (d->draw_aabbs && d->draw_aabb)
+			{
+				d->draw_aabb(shape->fat_aabb, KL_COLOR_AABB, d->context);
+			}
+		}
+		if (d->draw_mass && body->type == KL_BODY_DYNAMIC)
+		{
+			if (d->draw_transform)
+			{
+				d->draw_transform((kl_transform){sim->center, sim->transform.q}, d->context);
+			}
+			if (d->draw_point)
+			{
+				d->draw_point(sim->center, 6.0f, KL_COLOR_MASS, d->context);
+			}
+		}
+		if (d->draw_names && d->draw_string && body->name != NULL)
+		{
+			d->draw_string(sim->transform.p, body->name, 0xffffff, d->context);
+		}
+	}
+}
+
+static void draw_joints(kl_world* world, const kl_debug_draw* d)
+{
+	if (!d->draw_joints || d->draw_segment == NULL)
+	{
+		return;
+	}
+	for (int i = 0; i < kl_id_pool_slot_count(&world->joint_pool); ++i)
+	{
+		const kl_joint* joint = &world->joints[i];
+		if (joint->id < 0)
+		{
+			continue;
+		}
+		kl_transform ta = world->sims[joint->body_a].transform;
+		kl_transform tb = world->sims[joint->body_b].transform;
+		vec3s pa = kl_transform_point(ta, joint->def.local_frame_a.p);
+		vec3s pb = kl_transform_point(tb, joint->def.local_frame_b.p);
+		d->draw_segment(ta.p, pa, KL_COLOR_JOINT, d->context);
+		d->draw_segment(pa, pb, KL_COLOR_JOINT, d->context);
+		d->draw_segment(tb.p, pb, KL_COLOR_JOINT, d->context);
+	}
+}
+
+void kl_world_draw(kl_world_id id, const kl_debug_draw* draw)
+{
+	kl_world* world = kl_get_world(id);
+	if (world == NULL || draw == NULL)
+	{
+		return;
+	}
+	draw_bodies(world, draw);
+	draw_joints(world, draw);
+}

@@ -1,0 +1,185 @@
+// Kollide — integration of body velocities and positions.
+// SPDX-License-Identifier: MIT
+#include "integrate.h"
+
+#include "core.h"
+
+/// Solves A x = b for a 3x3 matrix (rows of a), by Cramer's rule in double. Returns false if singular.
+static bool solve3(const double a[3][3], const double b[3], double x[3])
+{
+	double det = a[0][0] * (a[1][1] * a[2][2] - a[1][2] * a[2][1]) - a[0][1] * (a[1][0] * a[2][2] - a[1][2] * a[2][0]) +
+				 a[0][2] * (a[1][0] * a[2][1] - a[1][1] * a[2][0]);
+	if (!(fabs(det) > 1.0e-300))
+	{
+		return false;
+	}
+	for (int k = 0; k < 3; ++k)
+	{
+		double m[3][3];
+		for (int r = 0; r < 3; ++r)
+		{
+			for (int c = 0; c < 3; ++c)
+			{
+				m[r][c] = c == k ? b[r] : a[r][c];
+			}
+		}
+		x[k] = (m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1]) - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0]) +
+				m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0])) /
+			   det;
+	}
+	return true;
+}
+
+static void cross3(const double a[3], const double b[3], double r[3])
+{
+	r[0] = a[1] * b[2] - a[2] * b[1];
+	r[1] = a[2] * b[0] - a[0] * b[2];
+	r[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+vec3s kl_integrate_gyroscopic(mat3s inertia, vec3s omega, vec3s torque, float h)
+{
+	double inn[3][3]; // row-major copy of the (symmetric) inertia
+	for (int r = 0; r < 3; ++r)
+	{
+		for (int c = 0; c < 3; ++c)
+		{
+			inn[r][c] = inertia.raw[c][r];
+		}
+	}
+	double w0[3] = {omega.x, omega.y, omega.z};
+	double tau[3] = {torque.x, torque.y, torque.z};
+	double w[3] = {w0[0], w0[1], w0[2]};
+	// f(w) = I (w - w0) - h [(I wm) x wm + tau], wm = (w0 + w) / 2. Newton converges in a few steps.
+	for (int iter = 0; iter < 4; ++iter)
+	{
+		double wm[3], lm[3], g[3], f[3];
+		for (int i = 0; i < 3; ++i)
+		{
+			wm[i] = 0.5 * (w0[i] + w[i]);
+		}
+		for (int i = 0; i < 3; ++i)
+		{
+			lm[i] = inn[i][0] * wm[0] + inn[i][1] * wm[1] + inn[i][2] * wm[2];
+		}
+		cross3(lm, wm, g);
+		for (int i = 0; i < 3; ++i)
+		{
+			double iw = inn[i][0] * (w[0] - w0[0]) + inn[i][1] * (w[1] - w0[1]) + inn[i][2] * (w[2] - w0[2]);
+			f[i] = iw - h * (g[i] + tau[i]);
+		}
+		// J = I - (h/2) (skew(I wm) - skew(wm) I), from d(a x b) = -skew(b) da + skew(a) db.
+		double sl[3][3] = {{0, -lm[2], lm[1]}, {lm[2], 0, -lm[0]}, {-lm[1], lm[0], 0}};
+		double sw[3][3] = {{0, -wm[2], wm[1]}, {wm[2], 0, -wm[0]}, {-wm[1], wm[0], 0}};
+		double jac[3][3];
+		for (int r = 0; r < 3; ++r)
+		{
+			for (int c = 0; c < 3; ++c)
+			{
+				double swi = sw[r][0] * inn[0][c] + sw[r][1] * inn[1][c] + sw[r][2] * inn[2][c];
+				jac[r][c] = inn[r][c] - 0.5 * h * (sl[r][c] - swi);
+			}
+		}
+		double dx[3];
+		if (!solve3(jac, f, dx))
+		{
+			break;
+		}
+		for (int i = 0; i < 3; ++i)
+		{
+			w[i] -= dx[i];
+		}
+		if (fabs(dx[0]) + fabs(dx[1]) + fabs(dx[2]) <= 1.0e-12 * (1.0 + fabs(w[0]) + fabs(w[1]) + fabs(w[2])))
+		{
+			break;
+		}
+	}
+	return kl_vec3((float)w[0], (float)w[1], (float)w[2]);
+}
+
+static void integrate_angular(kl_body_sim* sim, kl_body_state* state, float h)
+{
+	versors q = sim->transform.q;
+	vec3s w = state->angular_velocity;
+	if ((sim->flags & KL_SIM_GYROSCOPIC) != 0)
+	{
+		vec3s wb = kl_inv_rotate(q, w);
+		vec3s tb = kl_inv_rotate(q, sim->torque);
+		w = kl_rotate(q, kl_integrate_gyroscopic(sim->inertia_local, wb, tb, h));
+	}
+	else
+	{
+		mat3s r = glms_quat_mat3(q);
+		mat3s inv_i = glms_mat3_mul(glms_mat3_mul(r, sim->inv_inertia_local), glms_mat3_transpose(r));
+		w = glms_vec3_add(w, glms_vec3_scale(glms_mat3_mulv(inv_i, sim->torque), h));
+	}
+	state->angular_velocity = glms_vec3_scale(w, 1.0f / (1.0f + h * sim->angular_damping));
+}
+
+void kl_integrate_velocities(kl_world* world, int begin, int end, float h)
+{
+	vec3s gravity = world->def.gravity;
+	float max_speed = world->def.max_linear_speed;
+	for (int i = begin; i < end; ++i)
+	{
+		kl_body_sim* sim = &world->sims[i];
+		const uint32_t need = KL_SIM_DYNAMIC | KL_SIM_AWAKE;
+		if ((sim->flags & need) != need || world->bodies[i].id < 0)
+		{
+			continue;
+		}
+		kl_body_state* state = &world->states[i];
+		vec3s accel = glms_vec3_add(glms_vec3_scale(gravity, sim->gravity_scale), glms_vec3_scale(sim->force, sim->inv_mass));
+		vec3s v = glms_vec3_add(state->linear_velocity, glms_vec3_scale(accel, h));
+		v = glms_vec3_scale(v, 1.0f / (1.0f + h * sim->linear_damping));
+		float speed2 = glms_vec3_dot(v, v);
+		if (speed2 > max_speed * max_speed)
+		{
+			v = glms_vec3_scale(v, max_speed / sqrtf(speed2));
+		}
+		state->linear_velocity = v;
+		if ((sim->flags & KL_SIM_FIXED_ROTATION) != 0)
+		{
+			state->angular_velocity = glms_vec3_zero();
+		}
+		else
+		{
+			integrate_angular(sim, state, h);
+		}
+		if (!kl_vec3_is_finite(state->linear_velocity) || !kl_vec3_is_finite(state->angular_velocity))
+		{
+			// Overflow from absurd forces: stop the body rather than poison the world with NaN.
+			*state = (kl_body_state){0};
+		}
+	}
+}
+
+/// q advanced by the rotation vector w h: exp(w h / 2) q, exact for constant w.
+static versors rotate_by(versors q, vec3s w, float h)
+{
+	float angle = glms_vec3_norm(w) * h;
+	if (angle < 1.0e-12f)
+	{
+		return q;
+	}
+	versors dq = glms_quatv(angle, glms_vec3_normalize(w));
+	versors r = glms_quat_mul(dq, q);
+	return glms_quat_normalize(r);
+}
+
+void kl_integrate_positions(kl_world* world, int begin, int end, float h)
+{
+	for (int i = begin; i < end; ++i)
+	{
+		kl_body_sim* sim = &world->sims[i];
+		const uint32_t need = KL_SIM_MOVABLE | KL_SIM_AWAKE;
+		if ((sim->flags & need) != need || world->bodies[i].id < 0)
+		{
+			continue;
+		}
+		const kl_body_state* state = &world->states[i];
+		sim->center = glms_vec3_add(sim->center, glms_vec3_scale(state->linear_velocity, h));
+		sim->transform.q = rotate_by(sim->transform.q, state->angular_velocity, h);
+		sim->transform.p = glms_vec3_sub(sim->center, kl_rotate(sim->transform.q, sim->local_center));
+	}
+}

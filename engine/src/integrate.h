@@ -1,0 +1,15 @@
+// Kollide internal — per-body integration of velocities (gravity, forces, damping, gyroscopic
+// term) and positions (exponential map), over ranges of body slots.
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "world.h"
+
+/// Sub-step of h seconds for the velocities of awake dynamic bodies in slots [begin, end).
+void kl_integrate_velocities(kl_world* world, int begin, int end, float h);
+/// Sub-step of h seconds for the poses of awake movable bodies in slots [begin, end).
+void kl_integrate_positions(kl_world* world, int begin, int end, float h);
+
+/// Body-frame angular velocity after h seconds of I ω̇ = (Iω) × ω + τ, by the implicit midpoint
+/// rule (it conserves kinetic energy and |L| of a free body exactly) solved with Newton steps.
+vec3s kl_integrate_gyroscopic(mat3s inertia, vec3s omega, vec3s torque, float h);

@@ -1,0 +1,299 @@
+// Kollide — shape creation and destruction; a body's shapes form a compound.
+// SPDX-License-Identifier: MIT
+#include "shape.h"
+
+#include "core.h"
+#include "world.h"
+
+#include <kollide/kollide.h>
+
+kl_shape* kl_get_shape(kl_shape_id id, kl_world** world_out)
+{
+	kl_world* world = kl_get_world_from_index(id.world0);
+	int slot = id.index1 - 1;
+	if (world == NULL || slot < 0 || slot >= kl_id_pool_slot_count(&world->shape_pool) ||
+		world->shapes[slot].id != slot || world->shapes[slot].generation != id.generation)
+	{
+		kl_fail(KL_ERR_INVALID_ID, "invalid shape id (index1 %d, world %u, generation %u): null, destroyed or foreign",
+				id.index1, id.world0, id.generation);
+		return NULL;
+	}
+	if (world_out != NULL)
+	{
+		*world_out = world;
+	}
+	return &world->shapes[slot];
+}
+
+kl_shape_id kl_make_shape_id(const kl_world* world, const kl_shape* shape)
+{
+	return (kl_shape_id){shape->id + 1, (uint16_t)world->index, shape->generation};
+}
+
+bool kl_shape_is_valid(kl_shape_id id)
+{
+	kl_world* world = kl_get_world_from_index(id.world0);
+	int slot = id.index1 - 1;
+	return world != NULL && slot >= 0 && slot < kl_id_pool_slot_count(&world->shape_pool) &&
+		   world->shapes[slot].id == slot && world->shapes[slot].generation == id.generation;
+}
+
+static kl_result validate_shape_def(const kl_shape_def* def)
+{
+	if (def == NULL)
+	{
+		return kl_fail(KL_ERR_INVALID_ARGUMENT, "shape def is NULL");
+	}
+	if (!kl_transform_is_finite(def->local_pose))
+	{
+		return kl_fail(KL_ERR_INVALID_ARGUMENT, "shape local pose must be finite");
+	}
+	return kl_validate_material(&def->material);
+}
+
+kl_result kl_validate_material(const kl_material* m)
+{
+	if (!(m->density >= 0.0f) || !isfinite(m->density))
+	{
+		return kl_fail(KL_ERR_INVALID_ARGUMENT, "density must be finite and non-negative (got %g)", (double)m->density);
+	}
+	if (!(m->friction >= 0.0f) || !isfinite(m->friction) || !(m->restitution >= 0.0f) || !isfinite(m->restitution) ||
+		!(m->rolling_resistance >= 0.0f) || !isfinite(m->rolling_resistance))
+	{
+		return kl_fail(KL_ERR_INVALID_ARGUMENT, "friction, restitution and rolling resistance must be finite and >= 0");
+	}
+	return KL_OK;
+}
+
+/// Common part of every kl_create_*_shape: validation, slot, linking, mass and bounds.
+/// The geometry has been filled into *proto by the caller; on failure the caller still owns it.
+static kl_shape_id create_shape(kl_body_id body_id, const kl_shape_def* def, kl_shape* proto)
+{
+	kl_world* world = NULL;
+	kl_body* body = kl_get_body_unlocked(body_id, &world);
+	if (body == NULL || validate_shape_def(def) != KL_OK)
+	{
+		return kl_null_shape_id;
+	}
+	kl_transform pose = def->local_pose;
+	if (!kl_quat_normalize_checked(&pose.q))
+	{
+		kl_fail(KL_ERR_INVALID_ARGUMENT, "shape local rotation is a zero quaternion");
+		return kl_null_shape_id;
+	}
+	if (proto->type == KL_SHAPE_PLANE && body->type != KL_BODY_STATIC)
+	{
+		kl_fail(KL_ERR_INVALID_ARGUMENT, "plane shapes are infinite and belong on static bodies only");
+		return kl_null_shape_id;
+	}
+	char* name = kl_strdup(def->name);
+	if (def->name != NULL && name == NULL)
+	{
+		return kl_null_shape_id;
+	}
+	bool fresh = false;
+	int slot = kl_id_pool_alloc(&world->shape_pool, &fresh);
+	if (slot < 0 || !kl_world_reserve_shape_slot(world, slot))
+	{
+		if (slot >= 0)
+		{
+			kl_id_pool_cancel(&world->shape_pool, slot, fresh);
+		}
+		kl_free(name);
+		return kl_null_shape_id;
+	}
+	kl_shape* shape = &world->shapes[slot];
+	uint16_t generation = fresh ? 1 : (uint16_t)(shape->generation + 1);
+	*shape = *proto;
+	shape->id = slot;
+	shape->generation = generation;
+	shape->body = body->id;
+	shape->next_shape = -1;
+	shape->local_pose = pose;
+	shape->material = def->material;
+	shape->filter = def->filter;
+	shape->is_sensor = def->is_sensor;
+	shape->enable_contact_events = def->enable_contact_events;
+	shape->enable_sensor_events = def->enable_sensor_events;
+	shape->name = name;
+	shape->user_data = def->user_data;
+	shape->proxy_key = -1;
+	shape->mass_data = kl_compute_shape_mass(shape);
+
+	if (body->tail_shape >= 0)
+	{
+		world->shapes[body->tail_shape].next_shape = slot;
+	}
+	else
+	{
+		body->head_shape = slot;
+	}
+	body->tail_shape = slot;
+	body->shape_count += 1;
+	world->shape_count += 1;
+
+	kl_update_body_mass(world, body);
+	kl_body_sim* sim = &world->sims[body->id];
+	shape->aabb = kl_compute_shape_aabb(shape, sim->transform);
+	shape->fat_aabb = shape->aabb;
+	shape->enlarged = true;
+	return kl_make_shape_id(world, shape);
+}
+
+static bool check_positive(float value, const char* what)
+{
+	if (!(value > 0.0f) || !isfinite(value))
+	{
+		kl_fail(KL_ERR_INVALID_ARGUMENT, "%s must be finite and positive (got %g)", what, (double)value);
+		return false;
+	}
+	return true;
+}
+
+kl_shape_id kl_create_sphere_shape(kl_body_id body, const kl_shape_def* def, float radius)
+{
+	if (!check_positive(radius, "sphere radius"))
+	{
+		return kl_null_shape_id;
+	}
+	kl_shape proto = {.type = KL_SHAPE_SPHERE, .sphere_radius = radius};
+	return create_shape(body, def, &proto);
+}
+
+kl_shape_id kl_create_box_shape(kl_body_id body, const kl_shape_def* def, vec3s half_extents)
+{
+	if (!check_positive(half_extents.x, "box half extent x") || !check_positive(half_extents.y, "box half extent y") ||
+		!check_positive(half_extents.z, "box half extent z"))
+	{
+		return kl_null_shape_id;
+	}
+	kl_shape proto = {.type = KL_SHAPE_BOX, .box_half_extents = half_extents};
+	return create_shape(body, def, &proto);
+}
+
+kl_shape_id kl_create_capsule_shape(kl_body_id body, const kl_shape_def* def, float radius, float half_height)
+{
+	if (!check_positive(radius, "capsule radius"))
+	{
+		return kl_null_shape_id;
+	}
+	if (!(half_height >= 0.0f) || !isfinite(half_height))
+	{
+		kl_fail(KL_ERR_INVALID_ARGUMENT, "capsule half height must be finite and non-negative");
+		return kl_null_shape_id;
+	}
+	kl_shape proto = {.type = KL_SHAPE_CAPSULE, .capsule = {radius, half_height}};
+	return create_shape(body, def, &proto);
+}
+
+kl_shape_id kl_create_hull_shape(kl_body_id body, const kl_shape_def* def, const kl_hull* hull)
+{
+	if (hull == NULL)
+	{
+		kl_fail(KL_ERR_INVALID_ARGUMENT, "hull is NULL");
+		return kl_null_shape_id;
+	}
+	kl_hull* copy = kl_hull_clone(hull);
+	if (copy == NULL)
+	{
+		return kl_null_shape_id;
+	}
+	kl_shape proto = {.type = KL_SHAPE_HULL, .hull = copy};
+	kl_shape_id id = create_shape(body, def, &proto);
+	if (KL_IS_NULL(id))
+	{
+		kl_hull_destroy(copy);
+	}
+	return id;
+}
+
+kl_shape_id kl_create_mesh_shape(kl_body_id body, const kl_shape_def* def, kl_mesh* mesh, vec3s scale)
+{
+	if (mesh == NULL)
+	{
+		kl_fail(KL_ERR_INVALID_ARGUMENT, "mesh is NULL");
+		return kl_null_shape_id;
+	}
+	if (!check_positive(scale.x, "mesh scale x") || !check_positive(scale.y, "mesh scale y") ||
+		!check_positive(scale.z, "mesh scale z"))
+	{
+		return kl_null_shape_id;
+	}
+	kl_shape proto = {.type = KL_SHAPE_MESH, .mesh = {mesh, scale}};
+	kl_shape_id id = create_shape(body, def, &proto);
+	if (KL_IS_NON_NULL(id))
+	{
+		kl_mesh_retain(mesh);
+	}
+	return id;
+}
+
+kl_shape_id kl_create_plane_shape(kl_body_id body, const kl_shape_def* def, kl_plane plane)
+{
+	float length = glms_vec3_norm(plane.normal);
+	if (!kl_vec3_is_finite(plane.normal) || !isfinite(plane.offset) || !(length > 1.0e-6f))
+	{
+		kl_fail(KL_ERR_INVALID_ARGUMENT, "plane needs a finite, non-zero normal and a finite offset");
+		return kl_null_shape_id;
+	}
+	plane.normal = glms_vec3_scale(plane.normal, 1.0f / length);
+	plane.offset /= length;
+	kl_shape proto = {.type = KL_SHAPE_PLANE, .plane = plane};
+	return create_shape(body, def, &proto);
+}
+
+void kl_shape_release_geometry(kl_shape* shape)
+{
+	if (shape->type == KL_SHAPE_HULL)
+	{
+		kl_hull_destroy(shape->hull);
+		shape->hull = NULL;
+	}
+	else if (shape->type == KL_SHAPE_MESH)
+	{
+		kl_mesh_release(shape->mesh.mesh);
+		shape->mesh.mesh = NULL;
+	}
+	kl_free(shape->name);
+	shape->name = NULL;
+}
+
+kl_result kl_destroy_shape(kl_shape_id id)
+{
+	kl_world* world = NULL;
+	kl_shape* shape = kl_get_shape(id, &world);
+	if (shape == NULL)
+	{
+		return KL_ERR_INVALID_ID;
+	}
+	if (world->locked)
+	{
+		return kl_fail(KL_ERR_LOCKED, "cannot destroy a shape while the world steps");
+	}
+	kl_body* body = &world->bodies[shape->body];
+	int prev = -1;
+	for (int s = body->head_shape; s != shape->id; s = world->shapes[s].next_shape)
+	{
+		prev = s;
+	}
+	if (prev >= 0)
+	{
+		world->shapes[prev].next_shape = shape->next_shape;
+	}
+	else
+	{
+		body->head_shape = shape->next_shape;
+	}
+	if (body->tail_shape == shape->id)
+	{
+		body->tail_shape = prev;
+	}
+	body->shape_count -= 1;
+	world->shape_count -= 1;
+	kl_shape_release_geometry(shape);
+	int slot = shape->id;
+	shape->id = -1;
+	kl_id_pool_free(&world->shape_pool, slot);
+	kl_update_body_mass(world, body);
+	return KL_OK;
+}

@@ -1,0 +1,60 @@
+// Kollide internal — shapes: geometry, local pose, material, filter and bounds.
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <kollide/types.h>
+
+typedef struct kl_world kl_world;
+
+typedef struct kl_shape
+{
+	int id;		///< slot, or -1 when free
+	uint16_t generation;
+	int body;	///< owning body slot
+	int next_shape; ///< next shape slot on the same body, -1 at the end
+	kl_shape_type type;
+	union
+	{
+		float sphere_radius;
+		vec3s box_half_extents;
+		struct
+		{
+			float radius;
+			float half_height;
+		} capsule;
+		kl_hull* hull; ///< owned copy
+		struct
+		{
+			kl_mesh* mesh; ///< one reference held
+			vec3s scale;
+		} mesh;
+		kl_plane plane;
+	};
+	kl_transform local_pose;
+	kl_material material;
+	kl_filter filter;
+	kl_mass_data mass_data; ///< body frame
+	kl_aabb aabb;	  ///< world bounds at the current pose
+	kl_aabb fat_aabb; ///< bounds enlarged by a margin; refreshed when aabb leaves it
+	bool enlarged;	  ///< fat_aabb changed in the last step (the broadphase re-inserts these)
+	bool is_sensor;
+	bool enable_contact_events;
+	bool enable_sensor_events;
+	char* name;
+	void* user_data;
+	int proxy_key; ///< broadphase handle, -1 when not in the broadphase
+} kl_shape;
+
+kl_shape* kl_get_shape(kl_shape_id id, kl_world** world_out);
+kl_shape_id kl_make_shape_id(const kl_world* world, const kl_shape* shape);
+
+/// Checks density, friction, restitution and rolling resistance (finite, non-negative).
+kl_result kl_validate_material(const kl_material* material);
+/// Bounds of the shape placed at the body transform.
+kl_aabb kl_compute_shape_aabb(const kl_shape* shape, kl_transform body_transform);
+/// Mass data of the shape in its body's frame.
+kl_mass_data kl_compute_shape_mass(const kl_shape* shape);
+/// Frees what a shape owns (hull copy, mesh reference, name).
+void kl_shape_release_geometry(kl_shape* shape);
+/// Updates aabb (and fat_aabb when needed) for every shape of the body.
+void kl_update_body_shape_bounds(kl_world* world, int body_slot, float margin);

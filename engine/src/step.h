@@ -1,0 +1,13 @@
+// Kollide internal — the stages of kl_world_step, each a function so that every module slots
+// its stage in (broadphase, narrowphase and the constraint solver arrive in their issues).
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "world.h"
+
+/// Remembers the poses for interpolation and clears last step's events.
+void kl_step_prepare(kl_world* world);
+/// The sub-step loop: integrate velocities, (solve constraints), integrate positions, (relax).
+void kl_step_solve(kl_world* world, float dt, int substeps);
+/// Shape bounds, body move events, cleared force accumulators, counters.
+void kl_step_finalize(kl_world* world);

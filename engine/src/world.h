@@ -1,0 +1,72 @@
+// Kollide internal — the world: object pools, per-slot arrays, events, profile and step state.
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "body.h"
+#include "id_pool.h"
+#include "joint.h"
+#include "shape.h"
+#include "thread_pool.h"
+
+#define KL_MAX_WORLDS 128
+
+/// Margin added around shape bounds so that slowly moving shapes keep their broadphase proxy.
+#define KL_AABB_MARGIN 0.1f
+
+typedef struct kl_world
+{
+	int index;
+	uint16_t generation;
+	kl_world_def def;
+	bool locked; ///< inside kl_world_step
+
+	kl_id_pool body_pool;
+	kl_body* bodies;	   ///< per body slot
+	kl_body_sim* sims;	   ///< per body slot
+	kl_body_state* states; ///< per body slot
+	int body_capacity;
+	int body_count;
+
+	kl_id_pool shape_pool;
+	kl_shape* shapes;
+	int shape_capacity;
+	int shape_count;
+
+	kl_id_pool joint_pool;
+	kl_joint* joints;
+	int joint_capacity;
+	int joint_count;
+
+	// Per-worker scratch for events, merged in worker order after each parallel stage.
+	kl_body_move_event* move_events;
+	int move_event_count;
+	int move_event_capacity;
+	kl_contact_begin_event* contact_begin_events;
+	int contact_begin_count;
+	kl_contact_end_event* contact_end_events;
+	int contact_end_count;
+	kl_sensor_event* sensor_begin_events;
+	int sensor_begin_count;
+	kl_sensor_event* sensor_end_events;
+	int sensor_end_count;
+
+	kl_thread_pool* pool;
+	int worker_count;
+
+	kl_profile profile;
+	kl_counters counters;
+	int64_t step_index;
+} kl_world;
+
+/// Looks up a live world; records KL_ERR_INVALID_ID and returns NULL otherwise.
+kl_world* kl_get_world(kl_world_id id);
+kl_world* kl_get_world_from_index(int world0);
+kl_world_id kl_make_world_id(const kl_world* world);
+
+/// Runs task over the world's workers (the user task system if given, else the pool).
+void kl_world_parallel_for(kl_world* world, kl_task_fn* task, void* context);
+
+/// Grows the per-body arrays to hold slot (false on OOM).
+bool kl_world_reserve_body_slot(kl_world* world, int slot);
+bool kl_world_reserve_shape_slot(kl_world* world, int slot);
+bool kl_world_reserve_joint_slot(kl_world* world, int slot);
