@@ -24,5 +24,7 @@ set(KL_PC_LIBS_PRIVATE "-lm -pthread")
 if(KOLLIDE_HAVE_CUDA)
   set(KL_PC_LIBS_PRIVATE "-lkollide_cuda -L${CUDAToolkit_LIBRARY_DIR} -lcudart_static -ldl -lrt -lstdc++ ${KL_PC_LIBS_PRIVATE}")
 endif()
+# Relocatable: the prefix is found from the .pc file's own directory.
+file(RELATIVE_PATH KL_PC_TO_PREFIX "/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/")
 configure_file(cmake/kollide.pc.in ${CMAKE_CURRENT_BINARY_DIR}/kollide.pc @ONLY)
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/kollide.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

@@ -44,6 +44,9 @@ typedef struct kl_body_sim
 	vec3s local_center;
 	vec3s force;  ///< accumulated, world
 	vec3s torque; ///< accumulated, world
+	/// Gyroscopic bodies: the pose update rotates by the end-of-step angular velocity plus this
+	/// offset, which brings it to the midpoint velocity of the implicit midpoint rule (world frame).
+	vec3s rotation_offset;
 	mat3s inertia_local;	 ///< about the centre, body frame
 	mat3s inv_inertia_local; ///< zero for fixed rotation or non-dynamic bodies
 	float mass;

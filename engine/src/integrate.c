@@ -105,7 +105,12 @@ static void integrate_angular(kl_body_sim* sim, kl_body_state* state, float h)
 	{
 		vec3s wb = kl_inv_rotate(q, w);
 		vec3s tb = kl_inv_rotate(q, sim->torque);
-		w = kl_rotate(q, kl_integrate_gyroscopic(sim->inertia_local, wb, tb, h));
+		vec3s wb_new = kl_integrate_gyroscopic(sim->inertia_local, wb, tb, h);
+		// The midpoint rule's body-frame update is a Cayley rotation of L by -ω_mid h; rotating the
+		// pose by the same Cayley rotation keeps the world angular momentum exactly constant.
+		vec3s mid = glms_vec3_scale(glms_vec3_add(wb, wb_new), 0.5f);
+		sim->rotation_offset = kl_rotate(q, glms_vec3_sub(mid, wb_new));
+		w = kl_rotate(q, wb_new);
 	}
 	else
 	{
@@ -154,7 +159,15 @@ void kl_integrate_velocities(kl_world* world, int begin, int end, float h)
 	}
 }
 
-/// q advanced by the rotation vector w h: exp(w h / 2) q, exact for constant w.
+/// The Cayley rotation of w h (axis w, angle 2 atan(|w| h / 2)): the rotation the implicit midpoint
+/// rule applies to the body-frame angular momentum, so gyroscopic bodies conserve it exactly.
+static versors cayley_rotation(vec3s w, float h)
+{
+	versors dq = glms_quat_init(0.5f * h * w.x, 0.5f * h * w.y, 0.5f * h * w.z, 1.0f);
+	return glms_quat_normalize(dq);
+}
+
+/// q advanced by the rotation vector w h: exp(w h / 2) q, exact for constant w (kinematic targets).
 static versors rotate_by(versors q, vec3s w, float h)
 {
 	float angle = glms_vec3_norm(w) * h;
@@ -177,9 +190,19 @@ void kl_integrate_positions(kl_world* world, int begin, int end, float h)
 		{
 			continue;
 		}
-		const kl_body_state* state = &world->states[i];
+		kl_body_state* state = &world->states[i];
 		sim->center = glms_vec3_add(sim->center, glms_vec3_scale(state->linear_velocity, h));
-		sim->transform.q = rotate_by(sim->transform.q, state->angular_velocity, h);
+		if ((sim->flags & (KL_SIM_GYROSCOPIC | KL_SIM_DYNAMIC)) == (KL_SIM_GYROSCOPIC | KL_SIM_DYNAMIC))
+		{
+			// The body-frame angular velocity is the true state: it turns with the body.
+			versors dq = cayley_rotation(glms_vec3_add(state->angular_velocity, sim->rotation_offset), h);
+			sim->transform.q = glms_quat_normalize(glms_quat_mul(dq, sim->transform.q));
+			state->angular_velocity = kl_rotate(dq, state->angular_velocity);
+		}
+		else
+		{
+			sim->transform.q = rotate_by(sim->transform.q, state->angular_velocity, h);
+		}
 		sim->transform.p = glms_vec3_sub(sim->center, kl_rotate(sim->transform.q, sim->local_center));
 	}
 }

@@ -220,15 +220,11 @@ void kl_world_parallel_for(kl_world* world, kl_task_fn* task, void* context)
 	int parts = world->worker_count;
 	if (world->def.enqueue_task != NULL)
 	{
+		// NULL means the user's system already ran every partition (inline), as in Box2D.
 		void* handle = world->def.enqueue_task(task, parts, context, world->def.user_task_context);
 		if (handle != NULL)
 		{
 			world->def.finish_task(handle, world->def.user_task_context);
-		}
-		else
-		{
-			// The user system declined: run inline, partition by partition, as the contract allows.
-			task(0, parts, 0, context);
 		}
 		return;
 	}

@@ -96,7 +96,7 @@ typedef enum kl_mesh_mass_source
 	/// Closed, consistently oriented two-manifold: exact volume integration.
 	KL_MESH_MASS_VOLUME = 0,
 	/// Open or non-manifold: the volume is undefined, so the mass properties of the
-	/// convex hull of the vertices are used instead (documented in docs/mass.md).
+	/// convex hull of the vertices are used instead (documented in docs/engine-core.md).
 	KL_MESH_MASS_CONVEX_HULL = 1,
 } kl_mesh_mass_source;
 

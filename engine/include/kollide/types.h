@@ -12,7 +12,8 @@ KL_C_BEGIN
 
 /// Work for partitions [start, end) of a task; worker is in [0, worker_count).
 typedef void kl_task_fn(int start, int end, int worker, void* task_context);
-/// Runs task over partition_count partitions (may split them among threads); returns a handle.
+/// Runs task over partition_count partitions (may split them among threads). Returns a handle for
+/// finish, or NULL when it has already run every partition (for example inline).
 typedef void* kl_enqueue_task_fn(kl_task_fn* task, int partition_count, void* task_context, void* user_context);
 /// Waits for a handle returned by enqueue.
 typedef void kl_finish_task_fn(void* user_task, void* user_context);

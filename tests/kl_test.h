@@ -1,0 +1,26 @@
+// Shared test helpers: cmocka includes and a tolerance check for doubles (cmocka 1.1 has none).
+#pragma once
+
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <cmocka.h>
+
+/// Fails with both values printed when |a - b| > tol (or either is NaN).
+#define assert_near(a, b, tol) kl_assert_near((double)(a), (double)(b), (double)(tol), #a, #b, __FILE__, __LINE__)
+
+static inline void kl_assert_near(double a, double b, double tol, const char* ea, const char* eb, const char* file,
+								  int line)
+{
+	if (!(fabs(a - b) <= tol))
+	{
+		char msg[512];
+		snprintf(msg, sizeof(msg), "%s = %.9g, %s = %.9g, |diff| %.3g > %.3g", ea, a, eb, b, fabs(a - b), tol);
+		print_error("%s\n", msg);
+		_fail(file, line); // does not return
+
+	}
+}
