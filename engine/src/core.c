@@ -51,6 +51,7 @@ const char* kl_result_name(kl_result result)
 		case KL_ERR_OUT_OF_MEMORY: return "out of memory";
 		case KL_ERR_LOCKED: return "world is locked";
 		case KL_ERR_UNSUPPORTED: return "unsupported";
+		case KL_ERR_CANCELLED: return "cancelled";
 	}
 	return "unknown result";
 }
@@ -132,6 +133,12 @@ bool kl_quat_normalize_checked(versors* q)
 	if (!(n2 > 1.0e-12))
 	{
 		return false;
+	}
+	// Already unit to float precision: keep the bits. Renormalising is not idempotent in float,
+	// and a pose that is saved and loaded again (scene files) must come back bit-identical.
+	if (fabs(n2 - 1.0) <= 2.0e-6)
+	{
+		return true;
 	}
 	float inv = (float)(1.0 / sqrt(n2));
 	q->x *= inv;

@@ -46,6 +46,7 @@ static inline bool kl_transform_is_finite(kl_transform t)
 }
 
 /// Normalises q; returns false (q untouched) for a non-finite or near-zero quaternion.
+/// A quaternion that is already unit to float precision is left bit-for-bit unchanged.
 bool kl_quat_normalize_checked(versors* q);
 
 /// Grows a dynamic array so that it holds at least count items (doubling). Returns false on OOM.

@@ -39,6 +39,7 @@ typedef enum kl_result
 	KL_ERR_OUT_OF_MEMORY,
 	KL_ERR_LOCKED,		///< the world is inside kl_world_step
 	KL_ERR_UNSUPPORTED, ///< valid request the build or the object cannot serve
+	KL_ERR_CANCELLED,	///< a progress callback asked to stop
 } kl_result;
 
 /// The message of the last failed call on this thread ("" when none). Valid until the next call that fails.

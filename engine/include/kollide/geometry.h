@@ -110,6 +110,7 @@ typedef struct kl_mesh_info
 	int non_manifold_edge_count; ///< edges with more than two triangles
 	int inconsistent_edge_count; ///< edges whose two triangles disagree on orientation
 	bool closed;				 ///< two-manifold, consistently oriented, positive volume
+	bool flipped;				 ///< it was inside out and every triangle was turned
 	kl_mesh_mass_source mass_source;
 	float volume; ///< of the closed mesh, or of the hull used for mass
 	kl_aabb bounds;
