@@ -1,0 +1,240 @@
+// Kollide — convex hull objects: build entry point, copies, queries and the structure check.
+// SPDX-License-Identifier: MIT
+#include "hull.h"
+
+#include "core.h"
+
+#include <stdio.h>
+#include <string.h>
+
+// Merges the triangulated hull into polygon faces. Input barely thicker than the tolerance can
+// merge into something that is no polyhedron (a slab whose thin sides fold into its top); then
+// the merge is redone with a much smaller tolerance, and finally with exact coplanarity only,
+// which always yields the triangulated hull itself. The narrowphase walks these loops without
+// checks, so a hull that fails kl_hull_validate is never handed out.
+static kl_hull* merge_valid(kl_hull_trimesh* mesh)
+{
+	const double scales[3] = {1.0, 1.0 / 64.0, 0.0};
+	double tolerance = mesh->tolerance;
+	char reason[256] = "";
+	for (int i = 0; i < 3; ++i)
+	{
+		mesh->tolerance = tolerance * scales[i];
+		kl_hull* hull = kl_hull_from_trimesh(mesh);
+		if (hull == NULL && kl_last_error_code() == KL_ERR_OUT_OF_MEMORY)
+		{
+			return NULL;
+		}
+		if (hull != NULL && kl_hull_validate(hull))
+		{
+			hull->tolerance = (float)tolerance;
+			return hull;
+		}
+		snprintf(reason, sizeof(reason), "%s", kl_last_error());
+		kl_hull_destroy(hull);
+	}
+	kl_fail(KL_ERR_DEGENERATE, "hull: points are nearly coplanar, no valid polyhedron at tolerance %g (%s)", tolerance,
+			reason);
+	return NULL;
+}
+
+kl_hull* kl_hull_build(const vec3s* points, int count)
+{
+	kl_hull_trimesh mesh;
+	if (kl_hull_quickhull(points, count, &mesh) != KL_OK)
+	{
+		return NULL;
+	}
+	kl_hull* hull = merge_valid(&mesh);
+	kl_hull_trimesh_free(&mesh);
+	return hull;
+}
+
+kl_hull* kl_hull_clone(const kl_hull* hull)
+{
+	if (hull == NULL)
+	{
+		kl_fail(KL_ERR_INVALID_ARGUMENT, "hull clone: NULL hull");
+		return NULL;
+	}
+	kl_hull* copy = kl_alloc(1, sizeof(kl_hull));
+	if (copy == NULL)
+	{
+		return NULL;
+	}
+	*copy = *hull;
+	copy->vertices = kl_alloc((size_t)hull->vertex_count, sizeof(vec3s));
+	copy->edges = kl_alloc((size_t)hull->edge_count, sizeof(kl_hull_half_edge));
+	copy->faces = kl_alloc((size_t)hull->face_count, sizeof(kl_hull_face));
+	copy->triangles = kl_alloc((size_t)hull->triangle_count * 3, sizeof(int32_t));
+	if (!copy->vertices || !copy->edges || !copy->faces || !copy->triangles)
+	{
+		kl_hull_destroy(copy);
+		return NULL;
+	}
+	memcpy(copy->vertices, hull->vertices, (size_t)hull->vertex_count * sizeof(vec3s));
+	memcpy(copy->edges, hull->edges, (size_t)hull->edge_count * sizeof(kl_hull_half_edge));
+	memcpy(copy->faces, hull->faces, (size_t)hull->face_count * sizeof(kl_hull_face));
+	memcpy(copy->triangles, hull->triangles, (size_t)hull->triangle_count * 3 * sizeof(int32_t));
+	return copy;
+}
+
+void kl_hull_destroy(kl_hull* hull)
+{
+	if (hull == NULL)
+	{
+		return;
+	}
+	kl_free(hull->vertices);
+	kl_free(hull->edges);
+	kl_free(hull->faces);
+	kl_free(hull->triangles);
+	kl_free(hull);
+}
+
+int kl_hull_vertex_count(const kl_hull* hull)
+{
+	return hull != NULL ? hull->vertex_count : 0;
+}
+
+const vec3s* kl_hull_vertices(const kl_hull* hull)
+{
+	return hull != NULL ? hull->vertices : NULL;
+}
+
+int kl_hull_face_count(const kl_hull* hull)
+{
+	return hull != NULL ? hull->face_count : 0;
+}
+
+int kl_hull_triangle_count(const kl_hull* hull)
+{
+	return hull != NULL ? hull->triangle_count : 0;
+}
+
+const int32_t* kl_hull_triangle_indices(const kl_hull* hull)
+{
+	return hull != NULL ? hull->triangles : NULL;
+}
+
+kl_aabb kl_hull_bounds(const kl_hull* hull)
+{
+	if (hull == NULL)
+	{
+		kl_aabb empty = {{{0.0f, 0.0f, 0.0f}}, {{0.0f, 0.0f, 0.0f}}};
+		return empty;
+	}
+	return hull->bounds;
+}
+
+// Zero density is accepted like for the primitive shapes (zero mass at the centre of volume);
+// invalid arguments and hulls too large for float mass give zeroed data and a kl_fail message.
+kl_mass_data kl_hull_mass(const kl_hull* hull, float density)
+{
+	kl_mass_data md;
+	memset(&md, 0, sizeof(md));
+	if (hull == NULL || !isfinite(density) || density < 0.0f)
+	{
+		kl_fail(KL_ERR_INVALID_ARGUMENT, "hull mass: NULL hull or density %g not finite and non-negative",
+				(double)density);
+		return md;
+	}
+	float integration_density = density > 0.0f ? density : 1.0f;
+	if (kl_compute_polyhedron_mass(hull->vertices, hull->triangles, hull->triangle_count, integration_density, &md) !=
+		KL_OK)
+	{
+		memset(&md, 0, sizeof(md));
+		return md;
+	}
+	if (density == 0.0f)
+	{
+		md.mass = 0.0f;
+		md.inertia = glms_mat3_zero();
+	}
+	return md;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Structure check
+
+static bool check_edges(const kl_hull* h)
+{
+	for (int e = 0; e < h->edge_count; ++e)
+	{
+		const kl_hull_half_edge* he = h->edges + e;
+		if (he->origin < 0 || he->origin >= h->vertex_count || he->face < 0 || he->face >= h->face_count ||
+			he->next < 0 || he->next >= h->edge_count || he->twin != (e ^ 1))
+		{
+			kl_fail(KL_ERR_DEGENERATE, "half-edge %d has an index out of range or an unpaired twin", e);
+			return false;
+		}
+		const kl_hull_half_edge* twin = h->edges + he->twin;
+		if (twin->twin != e || twin->origin != h->edges[he->next].origin || twin->face == he->face)
+		{
+			kl_fail(KL_ERR_DEGENERATE, "half-edge %d and its twin do not run between the same vertices", e);
+			return false;
+		}
+	}
+	return true;
+}
+
+static bool check_faces(const kl_hull* h, uint8_t* seen)
+{
+	int total = 0;
+	for (int f = 0; f < h->face_count; ++f)
+	{
+		const kl_hull_face* face = h->faces + f;
+		float len = glms_vec3_norm(face->normal);
+		if (!kl_vec3_is_finite(face->normal) || fabsf(len - 1.0f) > 1.0e-4f || face->edge_count < 3 ||
+			face->edge < 0 || face->edge >= h->edge_count)
+		{
+			kl_fail(KL_ERR_DEGENERATE, "face %d has a bad normal or edge loop header", f);
+			return false;
+		}
+		int e = face->edge;
+		for (int k = 0; k < face->edge_count; ++k, e = h->edges[e].next)
+		{
+			if (h->edges[e].face != f || seen[e])
+			{
+				kl_fail(KL_ERR_DEGENERATE, "face %d loop leaves the face or repeats an edge", f);
+				return false;
+			}
+			seen[e] = 1;
+		}
+		if (e != face->edge)
+		{
+			kl_fail(KL_ERR_DEGENERATE, "face %d loop does not close after %d edges", f, face->edge_count);
+			return false;
+		}
+		total += face->edge_count;
+	}
+	if (total != h->edge_count)
+	{
+		kl_fail(KL_ERR_DEGENERATE, "faces hold %d half-edges of %d", total, h->edge_count);
+		return false;
+	}
+	return true;
+}
+
+bool kl_hull_validate(const kl_hull* h)
+{
+	if (h == NULL || h->vertex_count < 4 || h->face_count < 4 || h->edge_count < 12 || (h->edge_count & 1))
+	{
+		kl_fail(KL_ERR_DEGENERATE, "hull is NULL or too small to be a polyhedron");
+		return false;
+	}
+	if (h->vertex_count - h->edge_count / 2 + h->face_count != 2)
+	{
+		kl_fail(KL_ERR_DEGENERATE, "Euler characteristic V - E + F = %d - %d + %d is not 2", h->vertex_count,
+				h->edge_count / 2, h->face_count);
+		return false;
+	}
+	uint8_t* seen = kl_alloc_zero((size_t)h->edge_count, 1);
+	if (seen == NULL)
+	{
+		return false;
+	}
+	bool ok = check_edges(h) && check_faces(h, seen);
+	kl_free(seen);
+	return ok;
+}
