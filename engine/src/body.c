@@ -129,7 +129,8 @@ kl_body_id kl_create_body(kl_world_id world_id, const kl_body_def* def)
 	body->tail_shape = -1;
 	body->sleep_threshold = def->sleep_threshold;
 	body->enable_sleep = def->enable_sleep;
-	body->is_awake = def->is_awake || def->type != KL_BODY_STATIC;
+	// Static bodies never count as awake; a movable body may be created asleep (def->is_awake false).
+	body->is_awake = def->is_awake && def->type != KL_BODY_STATIC;
 	body->is_bullet = def->is_bullet;
 
 	kl_body_sim* sim = &world->sims[slot];

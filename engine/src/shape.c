@@ -7,6 +7,8 @@
 
 #include <kollide/kollide.h>
 
+#include <float.h>
+
 kl_shape* kl_get_shape(kl_shape_id id, kl_world** world_out)
 {
 	kl_world* world = kl_get_world_from_index(id.world0);
@@ -236,8 +238,12 @@ kl_shape_id kl_create_plane_shape(kl_body_id body, const kl_shape_def* def, kl_p
 		kl_fail(KL_ERR_INVALID_ARGUMENT, "plane needs a finite, non-zero normal and a finite offset");
 		return kl_null_shape_id;
 	}
-	plane.normal = glms_vec3_scale(plane.normal, 1.0f / length);
-	plane.offset /= length;
+	// A normal that is already unit keeps its bits, so that saved scenes load back exactly.
+	if (fabsf(length - 1.0f) > 4.0f * FLT_EPSILON)
+	{
+		plane.normal = glms_vec3_scale(plane.normal, 1.0f / length);
+		plane.offset /= length;
+	}
 	kl_shape proto = {.type = KL_SHAPE_PLANE, .plane = plane};
 	return create_shape(body, def, &proto);
 }

@@ -1,0 +1,66 @@
+// Kollide internal — names and constants shared by the JSON scene loader and saver.
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <kollide/types.h>
+
+/// The format version written by the saver; the loader accepts files without one as this version.
+#define KL_SCENE_VERSION 1
+
+/// Scene files larger than this are refused before reading (a scene is text, not a mesh).
+#define KL_SCENE_MAX_FILE_SIZE ((size_t)256 << 20)
+
+// Enum names as written in scene files; NULL for a value outside the enum. They take int so that
+// the loader can look names up with one generic loop.
+
+static inline const char* kl_scene_body_type_name(int type)
+{
+	switch ((kl_body_type)type)
+	{
+		case KL_BODY_STATIC: return "static";
+		case KL_BODY_KINEMATIC: return "kinematic";
+		case KL_BODY_DYNAMIC: return "dynamic";
+		case KL_BODY_TYPE_COUNT: break;
+	}
+	return NULL;
+}
+
+static inline const char* kl_scene_shape_type_name(int type)
+{
+	switch ((kl_shape_type)type)
+	{
+		case KL_SHAPE_SPHERE: return "sphere";
+		case KL_SHAPE_BOX: return "box";
+		case KL_SHAPE_CAPSULE: return "capsule";
+		case KL_SHAPE_HULL: return "hull";
+		case KL_SHAPE_MESH: return "mesh";
+		case KL_SHAPE_PLANE: return "plane";
+		case KL_SHAPE_TYPE_COUNT: break;
+	}
+	return NULL;
+}
+
+static inline const char* kl_scene_joint_type_name(int type)
+{
+	switch ((kl_joint_type)type)
+	{
+		case KL_JOINT_FIXED: return "fixed";
+		case KL_JOINT_REVOLUTE: return "revolute";
+		case KL_JOINT_PRISMATIC: return "prismatic";
+		case KL_JOINT_SPHERICAL: return "spherical";
+		case KL_JOINT_DISTANCE: return "distance";
+		case KL_JOINT_TARGET: return "target";
+		case KL_JOINT_TYPE_COUNT: break;
+	}
+	return NULL;
+}
+
+static inline const char* kl_scene_motor_mode_name(int mode)
+{
+	switch ((kl_motor_mode)mode)
+	{
+		case KL_MOTOR_VELOCITY: return "velocity";
+		case KL_MOTOR_POSITION: return "position";
+	}
+	return NULL;
+}
