@@ -46,22 +46,27 @@ static inline kl_transform kl_transform_identity(void)
 	return t;
 }
 
-/// Rotates v by the unit quaternion q.
+/// Rotates v by the unit quaternion q. (cglm's glms_quat_rotatev normalises q on every call,
+/// which costs a square root and a division in the innermost loops; poses here stay unit.)
 static inline vec3s kl_rotate(versors q, vec3s v)
 {
-	return glms_quat_rotatev(q, v);
+	// t = 2 q.xyz × v;  v' = v + w t + q.xyz × t
+	vec3s u = {{q.x, q.y, q.z}};
+	vec3s t = glms_vec3_scale(glms_vec3_cross(u, v), 2.0f);
+	return glms_vec3_add(glms_vec3_add(v, glms_vec3_scale(t, q.w)), glms_vec3_cross(u, t));
 }
 
 /// Rotates v by the inverse of the unit quaternion q.
 static inline vec3s kl_inv_rotate(versors q, vec3s v)
 {
-	return glms_quat_rotatev(glms_quat_conjugate(q), v);
+	versors c = {{-q.x, -q.y, -q.z, q.w}};
+	return kl_rotate(c, v);
 }
 
 /// Maps a point from the frame t into its parent frame.
 static inline vec3s kl_transform_point(kl_transform t, vec3s p)
 {
-	return glms_vec3_add(glms_quat_rotatev(t.q, p), t.p);
+	return glms_vec3_add(kl_rotate(t.q, p), t.p);
 }
 
 /// Maps a point from the parent frame into the frame t.
