@@ -101,10 +101,35 @@ static void check_containment(const kl_hull* h, const vec3s* points, int count, 
 	}
 }
 
+// Faces are convex polygons: no vertex bends inward from the chord of its neighbours by more
+// than the build tolerance (measured in the face plane).
+static void check_convex_faces(const kl_hull* h)
+{
+	for (int f = 0; f < h->face_count; ++f)
+	{
+		const kl_hull_face* face = h->faces + f;
+		int e = face->edge;
+		for (int k = 0; k < face->edge_count; ++k, e = h->edges[e].next)
+		{
+			int e2 = h->edges[e].next;
+			vec3s a = h->vertices[h->edges[e].origin];
+			vec3s b = h->vertices[h->edges[e2].origin];
+			vec3s c = h->vertices[h->edges[h->edges[e2].next].origin];
+			vec3s inward = glms_vec3_normalize(glms_vec3_cross(face->normal, glms_vec3_sub(c, a)));
+			float depth = glms_vec3_dot(glms_vec3_sub(b, a), inward);
+			if (depth > 1.01f * h->tolerance)
+			{
+				fail_msg("face %d bends inward by %g (tolerance %g)", f, depth, h->tolerance);
+			}
+		}
+	}
+}
+
 static void check_hull(const kl_hull* h, const vec3s* points, int count, float tol)
 {
 	assert_non_null(h);
 	check_topology(h);
+	check_convex_faces(h);
 	check_containment(h, points, count, tol);
 	check_containment(h, h->vertices, h->vertex_count, tol);
 	// Outward triangulation: positive volume, centre of volume inside the bounds.
@@ -360,6 +385,94 @@ static void test_huge_and_tiny(void** state)
 	kl_hull_destroy(h);
 }
 
+// Slabs around the flatness tolerance (1e-5 of the extent): either a valid hull or a clean
+// "coplanar" rejection, never a broken polyhedron.
+static void test_thin_slabs(void** state)
+{
+	(void)state;
+	enum { N = 200 };
+	vec3s p[N];
+	versors q = glms_quatv(0.4f, glms_vec3_normalize(kl_vec3(1, 1, 0)));
+	int built = 0;
+	for (int run = 0; run < 40; ++run)
+	{
+		double thickness = 2e-5 * (0.5 + 0.1 * run);
+		for (int i = 0; i < N; ++i)
+		{
+			p[i] = kl_rotate(q, kl_vec3((float)(2 * rnd() - 1), (float)(2 * rnd() - 1), (float)(thickness * (rnd() - 0.5))));
+		}
+		kl_clear_error();
+		kl_hull* h = kl_hull_build(p, N);
+		if (h == NULL)
+		{
+			assert_int_equal(kl_last_error_code(), KL_ERR_DEGENERATE);
+			assert_non_null(strstr(kl_last_error(), "coplanar"));
+			continue;
+		}
+		++built;
+		check_hull(h, p, N, 3.0f * h->tolerance);
+		kl_hull_destroy(h);
+	}
+	assert_true(built > 0);
+}
+
+// A unit sphere millions of units from the origin: float spacing there is 0.25, so the points
+// sit on a coarse lattice and the tolerance is about the radius. Some merge into no valid
+// polyhedron at full tolerance and need the builder's fallback; the result is still a valid hull
+// or a clean rejection.
+static void test_coarse_far_sphere(void** state)
+{
+	(void)state;
+	enum { N = 500 };
+	vec3s p[N];
+	int built = 0;
+	for (int run = 0; run < 60; ++run)
+	{
+		float o = 1.0e6f + 5.0e4f * (float)run;
+		for (int i = 0; i < N; ++i)
+		{
+			p[i] = glms_vec3_add(random_unit(), kl_vec3(o, -o, o));
+		}
+		kl_clear_error();
+		kl_hull* h = kl_hull_build(p, N);
+		if (h == NULL)
+		{
+			assert_int_equal(kl_last_error_code(), KL_ERR_DEGENERATE);
+			continue;
+		}
+		++built;
+		check_hull(h, p, N, 3.0f * h->tolerance);
+		kl_hull_destroy(h);
+	}
+	assert_true(built > 0);
+}
+
+// The pieces of the builder's fallback: merging a slab's triangles with a tolerance above its
+// thickness folds the sides into the top and bottom (no valid polyhedron), while exact
+// coplanarity always gives a valid hull.
+static void test_merge_fallback(void** state)
+{
+	(void)state;
+	enum { N = 100 };
+	vec3s p[N];
+	for (int i = 0; i < N; ++i)
+	{
+		p[i] = kl_vec3((float)(2 * rnd() - 1), (float)(2 * rnd() - 1), (float)(0.01 * (rnd() - 0.5)));
+	}
+	kl_hull_trimesh mesh;
+	assert_int_equal(kl_hull_quickhull(p, N, &mesh), KL_OK);
+	mesh.tolerance = 0.1;
+	mesh.flat_tolerance = 0.1;
+	kl_hull* folded = kl_hull_from_trimesh(&mesh);
+	assert_true(folded == NULL || !kl_hull_validate(folded));
+	kl_hull_destroy(folded);
+	mesh.tolerance = 0.0;
+	kl_hull* exact = kl_hull_from_trimesh(&mesh);
+	check_hull(exact, p, N, 1e-6f);
+	kl_hull_destroy(exact);
+	kl_hull_trimesh_free(&mesh);
+}
+
 static void test_degenerate_input(void** state)
 {
 	(void)state;
@@ -456,6 +569,9 @@ int main(void)
 		cmocka_unit_test(test_cylinder_like),
 		cmocka_unit_test(test_duplicates_and_near_duplicates),
 		cmocka_unit_test(test_huge_and_tiny),
+		cmocka_unit_test(test_thin_slabs),
+		cmocka_unit_test(test_coarse_far_sphere),
+		cmocka_unit_test(test_merge_fallback),
 		cmocka_unit_test(test_degenerate_input),
 		cmocka_unit_test(test_clone),
 		cmocka_unit_test(test_max_input),

@@ -534,6 +534,27 @@ static void test_principal_axes(void** state)
 	vec3s axis_max = r.col[2];
 	assert_close(fabs(glms_vec3_dot(box_x, axis_max)), 1.0, 1e-5, 0.0);
 
+	// Two equal moments (a capsule): the axes in the round plane are arbitrary, but the tensor must
+	// still be reproduced and the distinct axis found.
+	kl_mass_data capsule = kl_mass_data_transform(kl_compute_capsule_mass(0.3f, 1.0f, 1.0f), t);
+	kl_principal_inertia pc = kl_compute_principal_inertia(capsule.inertia);
+	mat3s rc = glms_quat_mat3(pc.rotation);
+	mat3s dc = glms_mat3_zero();
+	dc.raw[0][0] = pc.moments.x, dc.raw[1][1] = pc.moments.y, dc.raw[2][2] = pc.moments.z;
+	mat3s back_c = glms_mat3_mul(glms_mat3_mul(rc, dc), glms_mat3_transpose(rc));
+	for (int i = 0; i < 3; ++i)
+	{
+		for (int j = 0; j < 3; ++j)
+		{
+			e[i][j] = at(capsule.inertia, i, j);
+		}
+	}
+	assert_inertia(back_c, e, 1e-5);
+	assert_close(glms_mat3_det(rc), 1.0, 1e-5, 0.0);
+	assert_true(pc.moments.x <= pc.moments.y && pc.moments.y <= pc.moments.z);
+	// A long capsule: the axial moment is the smallest, along the rotated z axis.
+	assert_close(fabs(glms_vec3_dot(rc.col[0], kl_rotate(q, kl_vec3(0, 0, 1)))), 1.0, 1e-5, 0.0);
+
 	// Already diagonal and isotropic tensors.
 	kl_principal_inertia iso = kl_compute_principal_inertia(glms_mat3_identity());
 	assert_vec(iso.moments, 1, 1, 1, 1e-7);

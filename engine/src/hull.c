@@ -1,4 +1,5 @@
-// Kollide — convex hull objects: build entry point, copies, queries and the structure check.
+// Kollide — convex hull objects: build entry point, storage and derived data (triangulation,
+// centre, bounds), copies, queries and the structure check.
 // SPDX-License-Identifier: MIT
 #include "hull.h"
 
@@ -49,6 +50,102 @@ kl_hull* kl_hull_build(const vec3s* points, int count)
 	kl_hull_trimesh_free(&mesh);
 	return hull;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Storage and derived data
+
+static void fan_triangulate(kl_hull* hull)
+{
+	int count = 0;
+	for (int f = 0; f < hull->face_count; ++f)
+	{
+		const kl_hull_face* face = hull->faces + f;
+		int first = hull->edges[face->edge].origin;
+		int e = hull->edges[face->edge].next;
+		for (int k = 0; k < face->edge_count - 2; ++k, e = hull->edges[e].next)
+		{
+			hull->triangles[3 * count + 0] = first;
+			hull->triangles[3 * count + 1] = hull->edges[e].origin;
+			hull->triangles[3 * count + 2] = hull->edges[hull->edges[e].next].origin;
+			++count;
+		}
+	}
+	hull->triangle_count = count;
+}
+
+// Centre of volume from the fan (tetrahedra to the first vertex), and the bounds.
+static void centroid_and_bounds(kl_hull* hull)
+{
+	const vec3s* v = hull->vertices;
+	if (hull->vertex_count == 0)
+	{
+		return;
+	}
+	double r[3] = {v[0].x, v[0].y, v[0].z}, sum[3] = {0.0, 0.0, 0.0}, volume = 0.0;
+	for (int t = 0; t < hull->triangle_count; ++t)
+	{
+		const int32_t* idx = hull->triangles + 3 * t;
+		double p[3][3];
+		for (int k = 0; k < 3; ++k)
+		{
+			p[k][0] = v[idx[k]].x - r[0], p[k][1] = v[idx[k]].y - r[1], p[k][2] = v[idx[k]].z - r[2];
+		}
+		double vol = (p[0][0] * (p[1][1] * p[2][2] - p[1][2] * p[2][1]) - p[0][1] * (p[1][0] * p[2][2] - p[1][2] * p[2][0]) +
+					  p[0][2] * (p[1][0] * p[2][1] - p[1][1] * p[2][0])) / 6.0;
+		volume += vol;
+		for (int k = 0; k < 3; ++k)
+		{
+			sum[k] += vol * (p[0][k] + p[1][k] + p[2][k]) / 4.0;
+		}
+	}
+	hull->bounds.lower = v[0];
+	hull->bounds.upper = v[0];
+	for (int i = 1; i < hull->vertex_count; ++i)
+	{
+		hull->bounds.lower = glms_vec3_minv(hull->bounds.lower, v[i]);
+		hull->bounds.upper = glms_vec3_maxv(hull->bounds.upper, v[i]);
+	}
+	if (volume > 0.0 && isfinite(volume))
+	{
+		hull->centroid = kl_vec3((float)(r[0] + sum[0] / volume), (float)(r[1] + sum[1] / volume),
+								 (float)(r[2] + sum[2] / volume));
+	}
+	else
+	{
+		hull->centroid = glms_vec3_scale(glms_vec3_add(hull->bounds.lower, hull->bounds.upper), 0.5f);
+	}
+}
+
+kl_hull* kl_hull_alloc(int vertices, int half_edges, int faces, int triangles)
+{
+	kl_hull* hull = kl_alloc_zero(1, sizeof(kl_hull));
+	if (hull == NULL)
+	{
+		return NULL;
+	}
+	hull->vertices = kl_alloc((size_t)vertices, sizeof(vec3s));
+	hull->edges = kl_alloc((size_t)half_edges, sizeof(kl_hull_half_edge));
+	hull->faces = kl_alloc((size_t)faces, sizeof(kl_hull_face));
+	hull->triangles = kl_alloc((size_t)triangles * 3, sizeof(int32_t));
+	hull->vertex_count = vertices;
+	hull->edge_count = half_edges;
+	hull->face_count = faces;
+	if (!hull->vertices || !hull->edges || !hull->faces || !hull->triangles)
+	{
+		kl_hull_destroy(hull);
+		return NULL;
+	}
+	return hull;
+}
+
+void kl_hull_finish(kl_hull* hull)
+{
+	fan_triangulate(hull);
+	centroid_and_bounds(hull);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Queries
 
 kl_hull* kl_hull_clone(const kl_hull* hull)
 {

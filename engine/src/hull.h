@@ -16,8 +16,11 @@ typedef struct kl_hull_half_edge
 	int32_t face;
 } kl_hull_half_edge;
 
-/// A convex polygon face. Its plane is dot(normal, x) = offset with an outward unit normal; the
-/// offset is the largest over the face's vertices, so no vertex of the face is outside its plane.
+/// A convex polygon face (convex and planar to within the hull's tolerance). Its plane is
+/// dot(normal, x) = offset with an outward unit normal: the plane of the largest triangle merged
+/// into the face, which supports the whole point set, moved out to the face's highest vertex.
+/// So every input point is on or below every face plane, and the face's vertices lie within two
+/// tolerances below it.
 typedef struct kl_hull_face
 {
 	vec3s normal;
@@ -91,6 +94,11 @@ void kl_hull_trimesh_free(kl_hull_trimesh* mesh);
 
 /// Merges coplanar triangles into convex polygons and builds the final half-edge hull.
 kl_hull* kl_hull_from_trimesh(const kl_hull_trimesh* mesh);
+
+/// Allocates a hull with room for its arrays; triangles must be the sum over faces of (edges - 2).
+kl_hull* kl_hull_alloc(int vertices, int half_edges, int faces, int triangles);
+/// Fills in the triangulation, centroid and bounds of a hull whose vertices, edges and faces are set.
+void kl_hull_finish(kl_hull* hull);
 
 /// Accepts or rejects a triangle for a growing region.
 typedef bool kl_hull_accept_fn(int tri, void* context);

@@ -1,12 +1,13 @@
-// Kollide — turns quickhull's triangles into the final polyhedron: coplanar triangles are merged
-// into polygon faces, vertices left between two faces only are removed, and the result is packed
-// into the half-edge arrays of struct kl_hull.
+// Kollide — turns quickhull's triangles into the final polyhedron: nearly coplanar triangles are
+// merged into convex polygon faces, vertices left between two faces only are removed, and the
+// result is packed into the half-edge arrays of struct kl_hull.
 //
 // Merging grows one face at a time from the largest unmerged triangle, whose plane is the most
 // accurate one available, and takes in neighbours whose three corners all lie within the
 // tolerance of that plane. Testing corners rather than normals matters: a sliver triangle on a
 // flat face has an arbitrary normal but corners on the plane. Faces are grown as topological
-// disks (kl_hull_region_grow), so every face has a single boundary loop.
+// disks (kl_hull_region_grow), so every face has a single boundary loop, and are kept convex
+// (see accept_coplanar and grow_face). The face keeps its seed's plane (see face_plane).
 // SPDX-License-Identifier: MIT
 #include "hull.h"
 
@@ -546,87 +547,6 @@ static void face_plane(const merger* m, int f, kl_hull_face* out)
 	out->offset = (float)offset;
 }
 
-static void fan_triangulate(kl_hull* hull)
-{
-	int count = 0;
-	for (int f = 0; f < hull->face_count; ++f)
-	{
-		const kl_hull_face* face = hull->faces + f;
-		int first = hull->edges[face->edge].origin;
-		int e = hull->edges[face->edge].next;
-		for (int k = 0; k < face->edge_count - 2; ++k, e = hull->edges[e].next)
-		{
-			hull->triangles[3 * count + 0] = first;
-			hull->triangles[3 * count + 1] = hull->edges[e].origin;
-			hull->triangles[3 * count + 2] = hull->edges[hull->edges[e].next].origin;
-			++count;
-		}
-	}
-	hull->triangle_count = count;
-}
-
-// Centre of volume from the fan (tetrahedra to the first vertex), and the bounds.
-static void hull_centroid_bounds(kl_hull* hull)
-{
-	const vec3s* v = hull->vertices;
-	double r[3] = {v[0].x, v[0].y, v[0].z}, sum[3] = {0.0, 0.0, 0.0}, volume = 0.0;
-	for (int t = 0; t < hull->triangle_count; ++t)
-	{
-		const int32_t* idx = hull->triangles + 3 * t;
-		double p[3][3];
-		for (int k = 0; k < 3; ++k)
-		{
-			p[k][0] = v[idx[k]].x - r[0], p[k][1] = v[idx[k]].y - r[1], p[k][2] = v[idx[k]].z - r[2];
-		}
-		double vol = (p[0][0] * (p[1][1] * p[2][2] - p[1][2] * p[2][1]) - p[0][1] * (p[1][0] * p[2][2] - p[1][2] * p[2][0]) +
-					  p[0][2] * (p[1][0] * p[2][1] - p[1][1] * p[2][0])) / 6.0;
-		volume += vol;
-		for (int k = 0; k < 3; ++k)
-		{
-			sum[k] += vol * (p[0][k] + p[1][k] + p[2][k]) / 4.0;
-		}
-	}
-	hull->bounds.lower = v[0];
-	hull->bounds.upper = v[0];
-	for (int i = 1; i < hull->vertex_count; ++i)
-	{
-		hull->bounds.lower = glms_vec3_minv(hull->bounds.lower, v[i]);
-		hull->bounds.upper = glms_vec3_maxv(hull->bounds.upper, v[i]);
-	}
-	if (volume > 0.0 && isfinite(volume))
-	{
-		hull->centroid = kl_vec3((float)(r[0] + sum[0] / volume), (float)(r[1] + sum[1] / volume),
-								 (float)(r[2] + sum[2] / volume));
-	}
-	else
-	{
-		hull->centroid = glms_vec3_scale(glms_vec3_add(hull->bounds.lower, hull->bounds.upper), 0.5f);
-	}
-}
-
-static kl_hull* hull_alloc(int vertices, int half_edges, int faces)
-{
-	kl_hull* hull = kl_alloc_zero(1, sizeof(kl_hull));
-	if (hull == NULL)
-	{
-		return NULL;
-	}
-	int triangles = half_edges - 2 * faces; // sum over faces of (edges - 2)
-	hull->vertices = kl_alloc((size_t)vertices, sizeof(vec3s));
-	hull->edges = kl_alloc((size_t)half_edges, sizeof(kl_hull_half_edge));
-	hull->faces = kl_alloc((size_t)faces, sizeof(kl_hull_face));
-	hull->triangles = kl_alloc((size_t)triangles * 3, sizeof(int32_t));
-	hull->vertex_count = vertices;
-	hull->edge_count = half_edges;
-	hull->face_count = faces;
-	if (!hull->vertices || !hull->edges || !hull->faces || !hull->triangles)
-	{
-		kl_hull_destroy(hull);
-		return NULL;
-	}
-	return hull;
-}
-
 // Re-indexes live vertices and half-edges (twins as pairs 2k, 2k + 1) into a fresh kl_hull.
 static kl_hull* pack(merger* m)
 {
@@ -655,7 +575,12 @@ static kl_hull* pack(merger* m)
 			edge_remap[w->twin] = edges++;
 		}
 	}
-	hull = hull_alloc(vertices, edges, m->face_count);
+	int triangles = 0;
+	for (int f = 0; f < m->face_count; ++f)
+	{
+		triangles += m->faces[f].edge_count - 2;
+	}
+	hull = kl_hull_alloc(vertices, edges, m->face_count, triangles);
 	if (hull == NULL)
 	{
 		goto done;
@@ -683,8 +608,7 @@ static kl_hull* pack(merger* m)
 		hull->faces[f].edge_count = m->faces[f].edge_count;
 		face_plane(m, f, hull->faces + f);
 	}
-	fan_triangulate(hull);
-	hull_centroid_bounds(hull);
+	kl_hull_finish(hull);
 	hull->tolerance = (float)m->mesh->tolerance;
 done:
 	kl_free(vertex_remap);
