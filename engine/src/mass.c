@@ -11,6 +11,7 @@
 // the right centre.
 // SPDX-License-Identifier: MIT
 #include "core.h"
+#include "mass_integrals.h"
 
 #include <kollide/geometry.h>
 
@@ -404,20 +405,6 @@ kl_principal_inertia kl_compute_principal_inertia(mat3s inertia)
 	return result;
 }
 
-// Eberly's subexpressions for one coordinate of a triangle's three vertices.
-static void eberly_sub(double w0, double w1, double w2, double* f1, double* f2, double* f3, double g[3])
-{
-	double t0 = w0 + w1;
-	double t1 = w0 * w0;
-	double t2 = t1 + w1 * t0;
-	*f1 = t0 + w2;
-	*f2 = t2 + w2 * *f1;
-	*f3 = w0 * t1 + w1 * t2 + w2 * *f2;
-	g[0] = *f2 + w0 * (*f1 + w0);
-	g[1] = *f2 + w1 * (*f1 + w1);
-	g[2] = *f2 + w2 * (*f1 + w2);
-}
-
 static kl_result validate_polyhedron(const vec3s* vertices, const int32_t* indices, int triangle_count, float density,
 									 kl_mass_data* out, double reference[3], double* extent)
 {
@@ -473,68 +460,25 @@ kl_result kl_compute_polyhedron_mass(const vec3s* vertices, const int32_t* indic
 	{
 		return r;
 	}
-	double intg[10] = {0.0};
-	for (int t = 0; t < triangle_count; ++t)
-	{
-		double p[3][3];
-		for (int k = 0; k < 3; ++k)
-		{
-			vec3s v = vertices[indices[3 * t + k]];
-			p[k][0] = v.x - ref[0], p[k][1] = v.y - ref[1], p[k][2] = v.z - ref[2];
-		}
-		double e1[3] = {p[1][0] - p[0][0], p[1][1] - p[0][1], p[1][2] - p[0][2]};
-		double e2[3] = {p[2][0] - p[0][0], p[2][1] - p[0][1], p[2][2] - p[0][2]};
-		double d[3] = {e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0]};
-		double f1[3], f2[3], f3[3], g[3][3];
-		for (int k = 0; k < 3; ++k)
-		{
-			eberly_sub(p[0][k], p[1][k], p[2][k], &f1[k], &f2[k], &f3[k], g[k]);
-		}
-		intg[0] += d[0] * f1[0];
-		intg[1] += d[0] * f2[0], intg[2] += d[1] * f2[1], intg[3] += d[2] * f2[2];
-		intg[4] += d[0] * f3[0], intg[5] += d[1] * f3[1], intg[6] += d[2] * f3[2];
-		intg[7] += d[0] * (p[0][1] * g[0][0] + p[1][1] * g[0][1] + p[2][1] * g[0][2]);
-		intg[8] += d[1] * (p[0][2] * g[1][0] + p[1][2] * g[1][1] + p[2][2] * g[1][2]);
-		intg[9] += d[2] * (p[0][0] * g[2][0] + p[1][0] * g[2][1] + p[2][0] * g[2][2]);
-	}
-	static const double mult[10] = {1.0 / 6.0,	1.0 / 24.0, 1.0 / 24.0, 1.0 / 24.0,	 1.0 / 60.0,
-									1.0 / 60.0, 1.0 / 60.0, 1.0 / 120.0, 1.0 / 120.0, 1.0 / 120.0};
-	for (int i = 0; i < 10; ++i)
-	{
-		intg[i] *= mult[i];
-	}
-	double volume = intg[0];
+	kl_volume_integrals vi = kl_polyhedron_integrals(vertices, indices, triangle_count);
 	// The sum of signed tetrahedra cancels to rounding noise for flat or open-and-folded meshes;
 	// anything below 1e-12 of the bounding cube is that noise, not a body.
-	if (!(volume > 1.0e-12 * extent * extent * extent) || !(volume > 0.0))
+	if (!(vi.volume > 1.0e-12 * extent * extent * extent) || !(vi.volume > 0.0))
 	{
 		return kl_fail(KL_ERR_DEGENERATE, "polyhedron mass: volume %g is not positive (open, flat or inside-out mesh?)",
-					   volume);
+					   vi.volume);
 	}
-	double c[3] = {intg[1] / volume, intg[2] / volume, intg[3] / volume};
-	dmat3 in;
-	in.m[0][0] = intg[5] + intg[6] - volume * (c[1] * c[1] + c[2] * c[2]);
-	in.m[1][1] = intg[4] + intg[6] - volume * (c[2] * c[2] + c[0] * c[0]);
-	in.m[2][2] = intg[4] + intg[5] - volume * (c[0] * c[0] + c[1] * c[1]);
-	in.m[0][1] = in.m[1][0] = -(intg[7] - volume * c[0] * c[1]);
-	in.m[1][2] = in.m[2][1] = -(intg[8] - volume * c[1] * c[2]);
-	in.m[0][2] = in.m[2][0] = -(intg[9] - volume * c[2] * c[0]);
-	bool finite = isfinite(volume * density);
-	for (int i = 0; i < 3; ++i)
+	double mass = vi.volume * (double)density;
+	kl_mass_data md = kl_volume_integrals_mass(&vi, density);
+	bool finite = mass <= FLT_MAX && mass >= FLT_MIN;
+	for (int c = 0; c < 3; ++c)
 	{
-		for (int j = 0; j < 3; ++j)
-		{
-			in.m[i][j] *= density;
-			finite = finite && fabs(in.m[i][j]) <= FLT_MAX;
-		}
+		finite = finite && kl_vec3_is_finite(md.inertia.col[c]);
 	}
-	if (!finite || volume * density > FLT_MAX || volume * density < FLT_MIN)
+	if (!finite)
 	{
-		return kl_fail(KL_ERR_LIMIT, "polyhedron mass: mass %g or inertia is out of single precision range",
-					   volume * density);
+		return kl_fail(KL_ERR_LIMIT, "polyhedron mass: mass %g or inertia is out of single precision range", mass);
 	}
-	out->mass = (float)(volume * density);
-	out->center = kl_vec3((float)(c[0] + ref[0]), (float)(c[1] + ref[1]), (float)(c[2] + ref[2]));
-	out->inertia = dmat3_to(&in);
+	*out = md;
 	return KL_OK;
 }
