@@ -1,10 +1,13 @@
 # Installs Kollide into the build tree, then builds and runs tests/consumer against it with
-# find_package(kollide) and, separately, with pkg-config.
+# find_package(kollide) and, separately, with pkg-config. The consumer is built with the same
+# compiler flags (a sanitizer build installs an instrumented library).
 add_test(NAME install_consumer
   COMMAND ${CMAKE_COMMAND}
     -DBUILD_DIR=${CMAKE_BINARY_DIR}
     -DSOURCE_DIR=${CMAKE_CURRENT_SOURCE_DIR}/consumer
     -DWORK_DIR=${CMAKE_CURRENT_BINARY_DIR}/install_consumer
     -DC_COMPILER=${CMAKE_C_COMPILER}
+    "-DC_FLAGS=${CMAKE_C_FLAGS}"
+    "-DLINK_FLAGS=${CMAKE_EXE_LINKER_FLAGS}"
     -P ${CMAKE_CURRENT_SOURCE_DIR}/check_install_consumer.cmake)
 set_tests_properties(install_consumer PROPERTIES LABELS install TIMEOUT 600 RUN_SERIAL TRUE)
