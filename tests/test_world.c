@@ -357,6 +357,23 @@ static void test_world_limits(void** state)
 	expect_error(KL_ERR_INVALID_ARGUMENT);
 }
 
+// Asking for the GPU where there is none (or no CUDA in the build) still gives a working world.
+static void test_gpu_fallback(void** state)
+{
+	(void)state;
+	const char* description = kl_gpu_describe();
+	assert_true(strlen(description) > 0);
+	printf("gpu: %s (available: %d)\n", description, (int)kl_gpu_available());
+	kl_world_def def = kl_default_world_def();
+	def.use_gpu = true;
+	kl_world_id world = kl_create_world(&def);
+	assert_true(kl_world_is_valid(world));
+	kl_body_id body = make_dynamic(world, kl_vec3(0, 0, 1));
+	assert_int_equal(kl_world_step(world, 1.0f / 60.0f, 4), KL_OK);
+	assert_true(kl_body_get_position(body).z < 1.0f);
+	kl_destroy_world(world);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -368,6 +385,7 @@ int main(void)
 		cmocka_unit_test(test_events_profile_draw),
 		cmocka_unit_test(test_shape_bounds),
 		cmocka_unit_test(test_world_limits),
+		cmocka_unit_test(test_gpu_fallback),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
