@@ -312,6 +312,39 @@ static kl_world_id build_rich_world(void)
 	kl_mesh_release(inline_mesh);
 	kl_create_box_shape(unnamed, &sd, kl_vec3(0.1f, 0.2f, 0.3f));
 
+	// A hull with mass of its own, from more points than it keeps (a tilted grid on the faces of a
+	// box and points inside): the saved vertices alone must rebuild it with bit-identical mass.
+	bd.name = "crate";
+	bd.position = kl_vec3(2, -3, 1);
+	kl_body_id crate = kl_create_body(world, &bd);
+	versors tilt = glms_quatv(0.7f, glms_vec3_normalize(kl_vec3(1, 2, 3)));
+	vec3s grid[6 * 16 + 4];
+	int grid_count = 0;
+	for (int axis = 0; axis < 3; ++axis)
+	{
+		for (int side = -1; side <= 1; side += 2)
+		{
+			for (int k = 0; k < 16; ++k)
+			{
+				float c[3];
+				c[axis] = 0.5f * (float)side;
+				c[(axis + 1) % 3] = -0.3f + 0.2f * (float)(k % 4);
+				c[(axis + 2) % 3] = -0.45f + 0.3f * (float)(k / 4);
+				grid[grid_count++] = kl_rotate(tilt, kl_vec3(c[0], c[1], c[2]));
+			}
+		}
+	}
+	for (int k = 0; k < 4; ++k)
+	{
+		grid[grid_count++] = kl_vec3(0.1f * (float)k, -0.05f * (float)k, 0.02f);
+	}
+	kl_hull* crate_hull = kl_hull_build(grid, grid_count);
+	assert_non_null(crate_hull);
+	sd = kl_default_shape_def();
+	sd.material.density = 700.0f;
+	kl_create_hull_shape(crate, &sd, crate_hull);
+	kl_hull_destroy(crate_hull);
+
 	kl_destroy_body(doomed);
 
 	// One joint of each type, with limits, motors and springs in various states.
@@ -370,22 +403,6 @@ static void compare_world_defs(kl_world_def a, kl_world_def b)
 	assert_int_equal(a.use_gpu, b.use_gpu);
 }
 
-/// Mass properties equal up to rounding noise (a hull rebuilt from its vertices may be
-/// triangulated differently, and a centroid coordinate that is 0 comes back as other noise).
-static void assert_mass_close(kl_mass_data a, kl_mass_data b)
-{
-	double scale = fabs(a.inertia.m00) + fabs(a.inertia.m11) + fabs(a.inertia.m22);
-	assert_near(a.mass, b.mass, 1e-6 * a.mass);
-	for (int i = 0; i < 3; ++i)
-	{
-		assert_near(a.center.raw[i], b.center.raw[i], 1e-6);
-		for (int j = 0; j < 3; ++j)
-		{
-			assert_near(a.inertia.raw[i][j], b.inertia.raw[i][j], 1e-6 * scale);
-		}
-	}
-}
-
 static void assert_mass_same(kl_mass_data a, kl_mass_data b)
 {
 	assert_same(a.mass, b.mass);
@@ -393,22 +410,8 @@ static void assert_mass_same(kl_mass_data a, kl_mass_data b)
 	assert_same(a.inertia, b.inertia);
 }
 
-static bool has_hull(kl_body_id body)
-{
-	kl_shape_id ids[16];
-	int count = kl_body_get_shapes(body, ids, 16);
-	for (int i = 0; i < count; ++i)
-	{
-		if (kl_shape_get_type(ids[i]) == KL_SHAPE_HULL)
-		{
-			return true;
-		}
-	}
-	return false;
-}
-
-/// exact: every bit, mass included; otherwise the mass of bodies with hulls may differ by noise.
-static void compare_bodies(kl_body_id x, kl_body_id y, bool exact)
+/// Every bit, mass included: a hull is rebuilt from its saved vertices into the same hull.
+static void compare_bodies(kl_body_id x, kl_body_id y)
 {
 	kl_body_def a = kl_body_get_def(x);
 	kl_body_def b = kl_body_get_def(y);
@@ -427,29 +430,9 @@ static void compare_bodies(kl_body_id x, kl_body_id y, bool exact)
 	assert_int_equal(a.is_bullet, b.is_bullet);
 	assert_int_equal(a.enable_gyroscopic, b.enable_gyroscopic);
 	assert_same_string(a.name, b.name);
-	if (exact || !has_hull(x))
-	{
-		assert_mass_same(kl_body_get_mass_data(x), kl_body_get_mass_data(y));
-		assert_same(kl_body_get_mass(x), kl_body_get_mass(y));
-	}
-	else
-	{
-		assert_mass_close(kl_body_get_mass_data(x), kl_body_get_mass_data(y));
-	}
+	assert_mass_same(kl_body_get_mass_data(x), kl_body_get_mass_data(y));
+	assert_same(kl_body_get_mass(x), kl_body_get_mass(y));
 	assert_int_equal(kl_get_body(x, NULL)->custom_mass, kl_get_body(y, NULL)->custom_mass);
-}
-
-static int compare_points(const void* a, const void* b)
-{
-	return memcmp(a, b, sizeof(vec3s));
-}
-
-static vec3s* sorted_copy(const vec3s* points, int count)
-{
-	vec3s* copy = malloc(sizeof(vec3s) * (size_t)count);
-	memcpy(copy, points, sizeof(vec3s) * (size_t)count);
-	qsort(copy, (size_t)count, sizeof(vec3s), compare_points);
-	return copy;
 }
 
 static void compare_geometry(kl_shape_id x, kl_shape_id y)
@@ -471,15 +454,15 @@ static void compare_geometry(kl_shape_id x, kl_shape_id y)
 		{
 			const kl_hull* a = kl_shape_get_hull(x);
 			const kl_hull* b = kl_shape_get_hull(y);
-			// The same vertices; the builder may number them differently.
+			// The same hull: vertices in the same order, faces and the triangles the mass comes from.
 			int n = kl_hull_vertex_count(a);
+			int t = kl_hull_triangle_count(a);
 			assert_int_equal(n, kl_hull_vertex_count(b));
 			assert_int_equal(kl_hull_face_count(a), kl_hull_face_count(b));
-			vec3s* va = sorted_copy(kl_hull_vertices(a), n);
-			vec3s* vb = sorted_copy(kl_hull_vertices(b), n);
-			assert_memory_equal(va, vb, sizeof(vec3s) * (size_t)n);
-			free(va);
-			free(vb);
+			assert_int_equal(t, kl_hull_triangle_count(b));
+			assert_memory_equal(kl_hull_vertices(a), kl_hull_vertices(b), sizeof(vec3s) * (size_t)n);
+			assert_memory_equal(kl_hull_triangle_indices(a), kl_hull_triangle_indices(b),
+								sizeof(int32_t) * 3 * (size_t)t);
 			break;
 		}
 		case KL_SHAPE_MESH:
@@ -504,7 +487,7 @@ static void compare_geometry(kl_shape_id x, kl_shape_id y)
 	}
 }
 
-static void compare_shapes(kl_shape_id x, kl_shape_id y, bool exact)
+static void compare_shapes(kl_shape_id x, kl_shape_id y)
 {
 	assert_int_equal(kl_shape_get_type(x), kl_shape_get_type(y));
 	kl_shape_def a = kl_shape_get_def(x);
@@ -523,14 +506,7 @@ static void compare_shapes(kl_shape_id x, kl_shape_id y, bool exact)
 	assert_int_equal(a.enable_contact_events, b.enable_contact_events);
 	assert_int_equal(a.enable_sensor_events, b.enable_sensor_events);
 	assert_same_string(a.name, b.name);
-	if (exact || kl_shape_get_type(x) != KL_SHAPE_HULL)
-	{
-		assert_mass_same(kl_shape_get_mass_data(x), kl_shape_get_mass_data(y));
-	}
-	else
-	{
-		assert_mass_close(kl_shape_get_mass_data(x), kl_shape_get_mass_data(y));
-	}
+	assert_mass_same(kl_shape_get_mass_data(x), kl_shape_get_mass_data(y));
 	compare_geometry(x, y);
 }
 
@@ -577,7 +553,7 @@ static void compare_joints(kl_world_id wx, kl_joint_id x, kl_world_id wy, kl_joi
 	assert_same_string(a.name, b.name);
 }
 
-static void compare_worlds(kl_world_id x, kl_world_id y, bool exact)
+static void compare_worlds(kl_world_id x, kl_world_id y)
 {
 	compare_world_defs(kl_world_get_def(x), kl_world_get_def(y));
 	kl_body_id bx[64], by[64];
@@ -585,13 +561,13 @@ static void compare_worlds(kl_world_id x, kl_world_id y, bool exact)
 	assert_int_equal(count, kl_world_get_bodies(y, by, 64));
 	for (int i = 0; i < count; ++i)
 	{
-		compare_bodies(bx[i], by[i], exact);
+		compare_bodies(bx[i], by[i]);
 		kl_shape_id sx[16], sy[16];
 		int shapes = kl_body_get_shapes(bx[i], sx, 16);
 		assert_int_equal(shapes, kl_body_get_shapes(by[i], sy, 16));
 		for (int s = 0; s < shapes; ++s)
 		{
-			compare_shapes(sx[s], sy[s], exact);
+			compare_shapes(sx[s], sy[s]);
 		}
 	}
 	kl_joint_id jx[16], jy[16];
@@ -621,12 +597,12 @@ static kl_world_id reload(const char* text)
 }
 
 /// Saves x, loads the text and compares; returns the copy and (owned) the text.
-static kl_world_id save_and_reload(kl_world_id x, bool exact, char** text)
+static kl_world_id save_and_reload(kl_world_id x, char** text)
 {
 	*text = kl_scene_save_string(x);
 	assert_non_null(*text);
 	kl_world_id copy = reload(*text);
-	compare_worlds(x, copy, exact);
+	compare_worlds(x, copy);
 	return copy;
 }
 
@@ -637,11 +613,12 @@ static void test_round_trip_is_exact(void** state)
 	char* first = NULL;
 	char* second = NULL;
 	char* third = NULL;
-	// Hulls are rebuilt from their vertices: from the first saved file on, everything is exact.
-	kl_world_id copy = save_and_reload(original, false, &first);
-	kl_world_id copy2 = save_and_reload(copy, true, &second);
+	// Exact from the first round trip on, hulls included: their saved vertices rebuild them bit
+	// for bit, mass data too.
+	kl_world_id copy = save_and_reload(original, &first);
+	kl_world_id copy2 = save_and_reload(copy, &second);
 	kl_destroy_world(original);
-	original = save_and_reload(copy2, true, &third);
+	original = save_and_reload(copy2, &third);
 	assert_string_equal(first, second);
 	assert_string_equal(second, third);
 	free(first);
@@ -664,9 +641,9 @@ static void test_round_trip_examples_and_file(void** state)
 		assert_int_equal(kl_scene_save_file(world, path), KL_OK);
 		kl_world_id copy = kl_scene_load_file(path, NULL);
 		assert_true(kl_world_is_valid(copy));
-		compare_worlds(world, copy, false);
+		compare_worlds(world, copy);
 		char* text = NULL;
-		kl_world_id copy2 = save_and_reload(copy, true, &text);
+		kl_world_id copy2 = save_and_reload(copy, &text);
 		free(text);
 		kl_destroy_world(world);
 		kl_destroy_world(copy);
@@ -706,7 +683,7 @@ static void test_floats_round_trip_bit_exact(void** state)
 		assert_true(kl_body_is_valid(kl_create_body(world, &bd)));
 	}
 	char* text = NULL;
-	kl_world_id copy = save_and_reload(world, true, &text);
+	kl_world_id copy = save_and_reload(world, &text);
 	free(text);
 	kl_destroy_world(world);
 	kl_destroy_world(copy);

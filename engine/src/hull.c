@@ -39,7 +39,7 @@ static kl_hull* merge_valid(kl_hull_trimesh* mesh)
 	return NULL;
 }
 
-kl_hull* kl_hull_build(const vec3s* points, int count)
+static kl_hull* build_once(const vec3s* points, int count)
 {
 	kl_hull_trimesh mesh;
 	if (kl_hull_quickhull(points, count, &mesh) != KL_OK)
@@ -49,6 +49,56 @@ kl_hull* kl_hull_build(const vec3s* points, int count)
 	kl_hull* hull = merge_valid(&mesh);
 	kl_hull_trimesh_free(&mesh);
 	return hull;
+}
+
+// Rounds of rebuilding before giving up; a dense curved surface settles in a handful.
+#define KL_HULL_MAX_REBUILDS 32
+
+// A hull is saved as its vertices only (scene files), so the hull handed out must be the one its
+// own vertices rebuild to, bit for bit: same vertices, faces, triangles and so mass data. One
+// build is not that: merging drops the points inside merged faces and between two faces, and
+// without them quickhull triangulates part of the surface differently, which merging then groups
+// differently (a curved surface merges further each time; far from the origin rounding decides
+// which points stay). So the hull is rebuilt from its own vertices until they stop changing. The
+// vertices of a build are a subsequence of its input (pack keeps input order), so an unchanged
+// count means unchanged vertices, and the last build is then its own rebuild. Each round moves
+// the surface by at most the tolerance, which is why input points that an earlier round dropped
+// can end up a few tolerances outside the final faces.
+kl_hull* kl_hull_build(const vec3s* points, int count)
+{
+	kl_hull* hull = build_once(points, count);
+	for (int round = 0; hull != NULL; ++round)
+	{
+		if (round == KL_HULL_MAX_REBUILDS)
+		{
+			kl_hull_destroy(hull);
+			kl_fail(KL_ERR_DEGENERATE, "hull: rebuilding from its own vertices did not settle in %d rounds",
+					KL_HULL_MAX_REBUILDS);
+			return NULL;
+		}
+		kl_hull* again = build_once(hull->vertices, hull->vertex_count);
+		if (again == NULL)
+		{
+			// A hull whose vertices build no hull could not be loaded back from a scene.
+			kl_hull_destroy(hull);
+			if (kl_last_error_code() != KL_ERR_OUT_OF_MEMORY)
+			{
+				char reason[256];
+				snprintf(reason, sizeof(reason), "%s", kl_last_error());
+				kl_fail(KL_ERR_DEGENERATE, "hull: its own vertices build no hull (%s)", reason);
+			}
+			return NULL;
+		}
+		bool settled = again->vertex_count == hull->vertex_count &&
+					   memcmp(again->vertices, hull->vertices, (size_t)hull->vertex_count * sizeof(vec3s)) == 0;
+		kl_hull_destroy(hull);
+		hull = again;
+		if (settled)
+		{
+			return hull;
+		}
+	}
+	return NULL;
 }
 
 // ---------------------------------------------------------------------------------------------

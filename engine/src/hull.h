@@ -19,8 +19,9 @@ typedef struct kl_hull_half_edge
 /// A convex polygon face (convex and planar to within the hull's tolerance). Its plane is
 /// dot(normal, x) = offset with an outward unit normal: the plane of the largest triangle merged
 /// into the face, which supports the whole point set, moved out to the face's highest vertex.
-/// So every input point is on or below every face plane, and the face's vertices lie within two
-/// tolerances below it.
+/// So every vertex is on or below every face plane, and the face's vertices lie within two
+/// tolerances below it. Input points that kl_hull_build dropped before its last rebuild (from
+/// the hull's own vertices) may be a few tolerances outside.
 typedef struct kl_hull_face
 {
 	vec3s normal;

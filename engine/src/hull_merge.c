@@ -548,6 +548,9 @@ static void face_plane(const merger* m, int f, kl_hull_face* out)
 }
 
 // Re-indexes live vertices and half-edges (twins as pairs 2k, 2k + 1) into a fresh kl_hull.
+// Vertices keep the order of the input points they were welded from, so that the vertices of a
+// build are a subsequence of its input: kl_hull_build relies on that to see when rebuilding a
+// hull from its own vertices has settled.
 static kl_hull* pack(merger* m)
 {
 	int n = m->mesh->point_count;
@@ -563,12 +566,22 @@ static kl_hull* pack(merger* m)
 	int vertices = 0, edges = 0;
 	for (int e = 0; e < m->edge_count; ++e)
 	{
+		if (m->edges[e].alive)
+		{
+			vertex_remap[m->edges[e].origin] = 0;
+		}
+	}
+	for (int v = 0; v < n; ++v)
+	{
+		vertex_remap[v] = vertex_remap[v] == 0 ? vertices++ : -1;
+	}
+	for (int e = 0; e < m->edge_count; ++e)
+	{
 		const work_edge* w = m->edges + e;
 		if (!w->alive)
 		{
 			continue;
 		}
-		vertex_remap[w->origin] = vertex_remap[w->origin] < 0 ? vertices++ : vertex_remap[w->origin];
 		if (edge_remap[e] < 0)
 		{
 			edge_remap[e] = edges++;

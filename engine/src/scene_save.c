@@ -216,40 +216,18 @@ static void save_mesh(scene_saver* w, cJSON* o, kl_shape_id id)
 	}
 }
 
-/// Lexicographic order of the coordinate bits: a canonical order for hull points.
-static int compare_points(const void* a, const void* b)
-{
-	const vec3s* p = a;
-	const vec3s* q = b;
-	for (int i = 0; i < 3; ++i)
-	{
-		if (p->raw[i] != q->raw[i])
-		{
-			return p->raw[i] < q->raw[i] ? -1 : 1;
-		}
-	}
-	return memcmp(p, q, sizeof(vec3s)); // 0 and -0
-}
-
-/// The hull's vertices, sorted: kl_hull_build numbers the vertices of a hull in an order of its
-/// own, so writing them canonically makes save → load → save reproduce the text.
+/// The hull's vertices in the hull's own order: kl_hull_build rebuilds a hull from its vertices,
+/// in that order, into the same hull bit for bit (mass data included), so load → save → load is
+/// exact from the first round trip. Sorting them would hand the builder another input.
 static void save_hull(scene_saver* w, cJSON* o, const kl_hull* hull)
 {
 	int count = kl_hull_vertex_count(hull);
-	vec3s* sorted = kl_alloc((size_t)count, sizeof(vec3s));
-	if (sorted == NULL)
-	{
-		fail(w, KL_ERR_OUT_OF_MEMORY, "out of memory");
-		return;
-	}
-	memcpy(sorted, kl_hull_vertices(hull), (size_t)count * sizeof(vec3s));
-	qsort(sorted, (size_t)count, sizeof(vec3s), compare_points);
+	const vec3s* vertices = kl_hull_vertices(hull);
 	cJSON* points = add(w, o, "points", cJSON_CreateArray());
 	for (int i = 0; i < count && points != NULL; ++i)
 	{
-		add_vec3(w, points, NULL, sorted[i]);
+		add_vec3(w, points, NULL, vertices[i]);
 	}
-	kl_free(sorted);
 }
 
 static void save_geometry(scene_saver* w, cJSON* o, kl_shape_id id, kl_shape_type type)

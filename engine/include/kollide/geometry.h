@@ -46,7 +46,9 @@ typedef struct kl_hull kl_hull;
 /// Builds the convex hull of a point cloud with quickhull (coplanar faces merged).
 /// Points closer than a relative tolerance are welded. Fails with KL_ERR_DEGENERATE for fewer than
 /// four distinct points or coplanar/collinear input, KL_ERR_INVALID_ARGUMENT for NaN/Inf.
-/// Returns NULL on failure (message in kl_last_error()).
+/// Returns NULL on failure (message in kl_last_error()). The result is canonical: building again
+/// from kl_hull_vertices() gives the same hull bit for bit (vertices keep their input order), which
+/// is what lets scene files store a hull as its vertices.
 KL_API kl_hull* kl_hull_build(const vec3s* points, int count);
 KL_API kl_hull* kl_hull_clone(const kl_hull* hull);
 KL_API void kl_hull_destroy(kl_hull* hull);
