@@ -1,5 +1,7 @@
 // Kollide internal — the mesh collision model behind kl_mesh: welded, cleaned triangles, topology
-// report and the volume integrals that give exact mass properties at any per-axis scale.
+// report and the volume integrals that give exact mass properties at any per-axis scale. The
+// builder runs in stages: welding and cleaning (mesh_weld.c), topology (mesh_topology.c) and mass
+// (mesh_mass.c), driven by kl_mesh_build (mesh.c).
 // SPDX-License-Identifier: MIT
 #pragma once
 
@@ -39,3 +41,28 @@ struct kl_mesh
 	// the last release: the SIMD k-DOP BVH, conglomerates with point shells and octrees, and
 	// inner sphere trees.
 };
+
+// ---------------------------------------------------------------------------------------------
+// Builder stages, in the order kl_mesh_build runs them. Each returns KL_OK or why it stopped;
+// a stage that fails leaves the mesh for kl_mesh_build to free.
+
+/// Reports a long loop's progress every so many iterations (mesh.c). False when the progress
+/// callback asked to stop; the failure is then recorded.
+bool kl_mesh_report_loop(const kl_mesh_def* def, const char* stage, int i, int count);
+
+/// The length of the box's diagonal: the size the zero-area and zero-volume ratios scale with.
+double kl_mesh_bounds_diagonal(kl_aabb box);
+
+/// Welds def's vertices into mesh->vertices; remap[i] becomes the welded index of input vertex i.
+kl_result kl_mesh_weld(const kl_mesh_def* def, kl_mesh* mesh, int32_t* remap);
+
+/// Copies def's triangles through remap into mesh->indices without the degenerate ones, drops the
+/// vertices no triangle uses (remap is reused for that) and sets the bounds.
+kl_result kl_mesh_clean(const kl_mesh_def* def, kl_mesh* mesh, int32_t* remap);
+
+/// Counts the open, non-manifold and inconsistently oriented edges into mesh->info.
+kl_result kl_mesh_topology(kl_mesh* mesh);
+
+/// Decides closed and orientation from the topology (flipping an inside-out mesh) and integrates
+/// the solid the mass comes from into mesh->integrals.
+kl_result kl_mesh_compute_mass(kl_mesh* mesh);
