@@ -127,6 +127,8 @@ kl_body_id kl_create_body(kl_world_id world_id, const kl_body_def* def)
 	body->type = def->type;
 	body->head_shape = -1;
 	body->tail_shape = -1;
+	body->head_joint = -1;
+	body->awake_index = -1;
 	body->sleep_threshold = def->sleep_threshold;
 	body->enable_sleep = def->enable_sleep;
 	// Static bodies never count as awake; a movable body may be created asleep (def->is_awake false).
@@ -173,6 +175,7 @@ kl_result kl_destroy_body(kl_body_id id)
 	kl_free(body->name);
 	body->name = NULL;
 	int slot = body->id;
+	kl_world_update_awake_list(world, slot, false);
 	body->id = -1;
 	world->sims[slot].flags = 0;
 	world->body_count -= 1;
@@ -197,6 +200,7 @@ void kl_refresh_body_sim(kl_world* world, kl_body* body)
 	const kl_mass_data* md = &body->mass_data;
 	sim->local_center = md->center;
 	sim->center = kl_transform_point(sim->transform, md->center);
+	kl_world_update_awake_list(world, body->id, body->type != KL_BODY_STATIC && body->is_awake);
 	if (body->type != KL_BODY_DYNAMIC)
 	{
 		sim->mass = 0.0f;

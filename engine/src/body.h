@@ -17,6 +17,8 @@ typedef struct kl_body
 	int head_shape; ///< first shape slot (creation order), -1 if none
 	int tail_shape;
 	int shape_count;
+	int head_joint; ///< first joint slot of this body's joint list, -1 if none
+	int awake_index; ///< position in the world's awake list, -1 if not in it
 	int joint_count;
 	float sleep_threshold;
 	bool enable_sleep;

@@ -3,6 +3,7 @@
 #include "body.h"
 #include "core.h"
 #include "world.h"
+#include "world_pairs.h"
 
 #include <kollide/kollide.h>
 
@@ -40,7 +41,8 @@ kl_result kl_body_set_transform(kl_body_id id, vec3s position, versors rotation)
 	sim->transform.q = rotation;
 	sim->transform0 = sim->transform;
 	sim->center = kl_transform_point(sim->transform, sim->local_center);
-	kl_update_body_shape_bounds(world, body->id, KL_AABB_MARGIN);
+	kl_update_body_shape_bounds(world, body->id, KL_AABB_MARGIN, glms_vec3_zero());
+	kl_world_queue_enlarged_shapes(world, body->id);
 	return KL_OK;
 }
 
@@ -111,8 +113,12 @@ static kl_body* get_movable_body(kl_body_id id, kl_world** world, vec3s value, c
 
 static void wake_body(kl_world* world, kl_body* body)
 {
-	body->is_awake = true;
-	world->sims[body->id].flags |= KL_SIM_AWAKE;
+	if (!body->is_awake)
+	{
+		body->is_awake = true;
+		kl_refresh_body_sim(world, body);
+		kl_body_refresh_proxy_kinds(world, body->id);
+	}
 }
 
 kl_result kl_body_set_linear_velocity(kl_body_id id, vec3s v)

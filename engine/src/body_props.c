@@ -3,6 +3,7 @@
 #include "body.h"
 #include "core.h"
 #include "world.h"
+#include "world_pairs.h"
 
 #include <kollide/kollide.h>
 
@@ -41,6 +42,7 @@ kl_result kl_body_set_type(kl_body_id id, kl_body_type type)
 		world->states[body->id] = (kl_body_state){0};
 	}
 	kl_update_body_mass(world, body);
+	kl_body_refresh_proxy_kinds(world, body->id);
 	return KL_OK;
 }
 
@@ -227,6 +229,7 @@ kl_result kl_body_set_awake(kl_body_id id, bool awake)
 	}
 	body->is_awake = awake && body->type != KL_BODY_STATIC;
 	kl_refresh_body_sim(world, body);
+	kl_body_refresh_proxy_kinds(world, body->id);
 	return KL_OK;
 }
 

@@ -121,11 +121,11 @@ void kl_integrate_velocities(kl_world* world, int begin, int end, float h)
 {
 	vec3s gravity = world->def.gravity;
 	float max_speed = world->def.max_linear_speed;
-	for (int i = begin; i < end; ++i)
+	for (int k = begin; k < end; ++k)
 	{
+		int i = world->awake_bodies[k];
 		kl_body_sim* sim = &world->sims[i];
-		const uint32_t need = KL_SIM_DYNAMIC | KL_SIM_AWAKE;
-		if ((sim->flags & need) != need || world->bodies[i].id < 0)
+		if ((sim->flags & KL_SIM_DYNAMIC) == 0)
 		{
 			continue;
 		}
@@ -178,14 +178,10 @@ static versors rotate_by(versors q, vec3s w, float h)
 
 void kl_integrate_positions(kl_world* world, int begin, int end, float h)
 {
-	for (int i = begin; i < end; ++i)
+	for (int k = begin; k < end; ++k)
 	{
+		int i = world->awake_bodies[k];
 		kl_body_sim* sim = &world->sims[i];
-		const uint32_t need = KL_SIM_MOVABLE | KL_SIM_AWAKE;
-		if ((sim->flags & need) != need || world->bodies[i].id < 0)
-		{
-			continue;
-		}
 		kl_body_state* state = &world->states[i];
 		sim->center = glms_vec3_add(sim->center, glms_vec3_scale(state->linear_velocity, h));
 		if ((sim->flags & (KL_SIM_GYROSCOPIC | KL_SIM_DYNAMIC)) == (KL_SIM_GYROSCOPIC | KL_SIM_DYNAMIC))

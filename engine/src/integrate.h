@@ -5,9 +5,9 @@
 
 #include "world.h"
 
-/// Sub-step of h seconds for the velocities of awake dynamic bodies in slots [begin, end).
+/// Sub-step of h seconds for the velocities of the dynamic bodies in awake_bodies[begin, end).
 void kl_integrate_velocities(kl_world* world, int begin, int end, float h);
-/// Sub-step of h seconds for the poses of awake movable bodies in slots [begin, end).
+/// Sub-step of h seconds for the poses of the bodies in awake_bodies[begin, end).
 void kl_integrate_positions(kl_world* world, int begin, int end, float h);
 
 /// Body-frame angular velocity after h seconds of I ω̇ = (Iω) × ω + τ, by the implicit midpoint

@@ -4,6 +4,7 @@
 
 #include "core.h"
 #include "world.h"
+#include "world_pairs.h"
 
 #include <kollide/kollide.h>
 
@@ -134,9 +135,15 @@ kl_joint_id kl_create_joint(kl_world_id world_id, const kl_joint_def* def)
 	joint->name = name;
 	copy.name = name;
 	joint->def = copy;
+	joint->next_joint[0] = a->head_joint;
+	joint->next_joint[1] = b->head_joint;
+	a->head_joint = slot;
+	b->head_joint = slot;
 	a->joint_count += 1;
 	b->joint_count += 1;
 	world->joint_count += 1;
+	kl_touch_body_proxies(world, a->id);
+	kl_touch_body_proxies(world, b->id);
 	return kl_make_joint_id(world, joint);
 }
 
@@ -174,10 +181,26 @@ kl_joint_def kl_joint_def_from_world(kl_joint_type type, kl_body_id body_a, kl_b
 	return def;
 }
 
+/// Unlinks the joint from one body's singly linked joint list (lists are short).
+static void unlink_joint(kl_world* world, int body_slot, int joint_slot)
+{
+	kl_body* body = &world->bodies[body_slot];
+	int* link = &body->head_joint;
+	while (*link != joint_slot)
+	{
+		kl_joint* j = &world->joints[*link];
+		link = &j->next_joint[j->body_a == body_slot ? 0 : 1];
+	}
+	*link = kl_joint_next_of_body(&world->joints[joint_slot], body_slot);
+	body->joint_count -= 1;
+}
+
 static void destroy_joint_slot(kl_world* world, kl_joint* joint)
 {
-	world->bodies[joint->body_a].joint_count -= 1;
-	world->bodies[joint->body_b].joint_count -= 1;
+	unlink_joint(world, joint->body_a, joint->id);
+	unlink_joint(world, joint->body_b, joint->id);
+	kl_touch_body_proxies(world, joint->body_a);
+	kl_touch_body_proxies(world, joint->body_b);
 	world->joint_count -= 1;
 	kl_free(joint->name);
 	joint->name = NULL;
@@ -204,14 +227,31 @@ kl_result kl_destroy_joint(kl_joint_id id)
 
 void kl_destroy_body_joints(kl_world* world, int body_slot)
 {
-	for (int i = 0; i < kl_id_pool_slot_count(&world->joint_pool) && world->bodies[body_slot].joint_count > 0; ++i)
+	while (world->bodies[body_slot].head_joint >= 0)
 	{
-		kl_joint* joint = &world->joints[i];
-		if (joint->id >= 0 && (joint->body_a == body_slot || joint->body_b == body_slot))
+		destroy_joint_slot(world, &world->joints[world->bodies[body_slot].head_joint]);
+	}
+}
+
+bool kl_joint_blocks_collision(const kl_world* world, int body_a, int body_b)
+{
+	// Walk the shorter list.
+	if (world->bodies[body_b].joint_count < world->bodies[body_a].joint_count)
+	{
+		int t = body_a;
+		body_a = body_b;
+		body_b = t;
+	}
+	for (int j = world->bodies[body_a].head_joint; j >= 0; j = kl_joint_next_of_body(&world->joints[j], body_a))
+	{
+		const kl_joint* joint = &world->joints[j];
+		int other = joint->body_a == body_a ? joint->body_b : joint->body_a;
+		if (other == body_b && !joint->def.collide_connected)
 		{
-			destroy_joint_slot(world, joint);
+			return true;
 		}
 	}
+	return false;
 }
 
 kl_joint_type kl_joint_get_type(kl_joint_id id)

@@ -4,6 +4,7 @@
 
 #include "core.h"
 #include "world.h"
+#include "world_pairs.h"
 
 #include <kollide/kollide.h>
 
@@ -88,6 +89,14 @@ static kl_shape_id create_shape(kl_body_id body_id, const kl_shape_def* def, kl_
 		kl_fail(KL_ERR_INVALID_ARGUMENT, "plane shapes are infinite and belong on static bodies only");
 		return kl_null_shape_id;
 	}
+	// Bounds that overflow (huge coordinates) would poison the broadphase: refuse them up front.
+	proto->local_pose = pose;
+	kl_aabb aabb = kl_compute_shape_aabb(proto, world->sims[body->id].transform);
+	if (!kl_vec3_is_finite(aabb.lower) || !kl_vec3_is_finite(aabb.upper))
+	{
+		kl_fail(KL_ERR_INVALID_ARGUMENT, "shape bounds are not finite (coordinates too large?)");
+		return kl_null_shape_id;
+	}
 	char* name = kl_strdup(def->name);
 	if (def->name != NULL && name == NULL)
 	{
@@ -135,10 +144,14 @@ static kl_shape_id create_shape(kl_body_id body_id, const kl_shape_def* def, kl_
 	world->shape_count += 1;
 
 	kl_update_body_mass(world, body);
-	kl_body_sim* sim = &world->sims[body->id];
-	shape->aabb = kl_compute_shape_aabb(shape, sim->transform);
-	shape->fat_aabb = shape->aabb;
-	shape->enlarged = true;
+	shape->aabb = aabb;
+	shape->fat_aabb = aabb;
+	if (!kl_shape_create_proxy(world, shape))
+	{
+		// Cannot happen for finite bounds (checked above); unwind the creation all the same.
+		kl_destroy_shape(kl_make_shape_id(world, shape));
+		return kl_null_shape_id;
+	}
 	return kl_make_shape_id(world, shape);
 }
 
@@ -296,6 +309,7 @@ kl_result kl_destroy_shape(kl_shape_id id)
 	}
 	body->shape_count -= 1;
 	world->shape_count -= 1;
+	kl_shape_destroy_proxy(world, shape);
 	kl_shape_release_geometry(shape);
 	int slot = shape->id;
 	shape->id = -1;

@@ -36,7 +36,8 @@ typedef struct kl_shape
 	kl_mass_data mass_data; ///< body frame
 	kl_aabb aabb;	  ///< world bounds at the current pose
 	kl_aabb fat_aabb; ///< bounds enlarged by a margin; refreshed when aabb leaves it
-	bool enlarged;	  ///< fat_aabb changed in the last step (the broadphase re-inserts these)
+	bool enlarged;	  ///< fat_aabb changed and the broadphase has not seen it yet
+	bool queued;	  ///< in the world's enlarged-shape list
 	bool is_sensor;
 	bool enable_contact_events;
 	bool enable_sensor_events;
@@ -56,5 +57,6 @@ kl_aabb kl_compute_shape_aabb(const kl_shape* shape, kl_transform body_transform
 kl_mass_data kl_compute_shape_mass(const kl_shape* shape);
 /// Frees what a shape owns (hull copy, mesh reference, name).
 void kl_shape_release_geometry(kl_shape* shape);
-/// Updates aabb (and fat_aabb when needed) for every shape of the body.
-void kl_update_body_shape_bounds(kl_world* world, int body_slot, float margin);
+/// Updates aabb for every shape of the body; when it leaves fat_aabb, the fat box is rebuilt with
+/// the margin and stretched by the displacement predicted for the next step, and `enlarged` is set.
+void kl_update_body_shape_bounds(kl_world* world, int body_slot, float margin, vec3s displacement);

@@ -3,6 +3,7 @@
 #include "shape.h"
 
 #include "core.h"
+#include "broadphase.h"
 #include "world.h"
 
 #include <kollide/kollide.h>
@@ -113,20 +114,24 @@ static bool aabb_contains(kl_aabb outer, kl_aabb inner)
 		   inner.upper.x <= outer.upper.x && inner.upper.y <= outer.upper.y && inner.upper.z <= outer.upper.z;
 }
 
-void kl_update_body_shape_bounds(kl_world* world, int body_slot, float margin)
+void kl_update_body_shape_bounds(kl_world* world, int body_slot, float margin, vec3s displacement)
 {
 	const kl_body* body = &world->bodies[body_slot];
 	kl_transform xf = world->sims[body_slot].transform;
 	bool is_static = body->type == KL_BODY_STATIC;
+	float m = is_static ? 0.0f : margin;
+	// Stretch the fat box along the predicted motion so that a steadily moving body re-inserts
+	// its proxy every few steps, not every step.
+	vec3s ahead_lo = glms_vec3_minv(displacement, glms_vec3_zero());
+	vec3s ahead_hi = glms_vec3_maxv(displacement, glms_vec3_zero());
 	for (int s = body->head_shape; s >= 0; s = world->shapes[s].next_shape)
 	{
 		kl_shape* shape = &world->shapes[s];
 		shape->aabb = kl_compute_shape_aabb(shape, xf);
 		if (!aabb_contains(shape->fat_aabb, shape->aabb))
 		{
-			float m = is_static ? 0.0f : margin;
-			shape->fat_aabb.lower = glms_vec3_subs(shape->aabb.lower, m);
-			shape->fat_aabb.upper = glms_vec3_adds(shape->aabb.upper, m);
+			shape->fat_aabb.lower = glms_vec3_add(glms_vec3_subs(shape->aabb.lower, m), ahead_lo);
+			shape->fat_aabb.upper = glms_vec3_add(glms_vec3_adds(shape->aabb.upper, m), ahead_hi);
 			shape->enlarged = true;
 		}
 	}
@@ -208,13 +213,18 @@ kl_filter kl_shape_get_filter(kl_shape_id id)
 
 kl_result kl_shape_set_filter(kl_shape_id id, kl_filter filter)
 {
-	kl_shape* shape = kl_get_shape(id, NULL);
+	kl_world* world = NULL;
+	kl_shape* shape = kl_get_shape(id, &world);
 	if (shape == NULL)
 	{
 		return KL_ERR_INVALID_ID;
 	}
+	if (world->locked)
+	{
+		return kl_fail(KL_ERR_LOCKED, "cannot change a filter while the world steps");
+	}
 	shape->filter = filter;
-	shape->enlarged = true; // the broadphase re-evaluates the shape's pairs
+	kl_broadphase_touch_proxy(world->broadphase, shape->proxy_key); // re-filter its pairs
 	return KL_OK;
 }
 

@@ -4,6 +4,7 @@
 
 #include "core.h"
 #include "integrate.h"
+#include "world_pairs.h"
 
 #include <kollide/kollide.h>
 
@@ -15,9 +16,10 @@ typedef struct kl_stage_context
 	float h;
 } kl_stage_context;
 
+/// Partition `part` of the awake list.
 static void body_range(const kl_world* world, int part, int* begin, int* end)
 {
-	kl_partition_range(kl_id_pool_slot_count(&world->body_pool), world->worker_count, part, begin, end);
+	kl_partition_range(world->awake_count, world->worker_count, part, begin, end);
 }
 
 static void prepare_task(int start, int end, int worker, void* context)
@@ -28,8 +30,9 @@ static void prepare_task(int start, int end, int worker, void* context)
 	{
 		int b0, b1;
 		body_range(c->world, part, &b0, &b1);
-		for (int i = b0; i < b1; ++i)
+		for (int k = b0; k < b1; ++k)
 		{
+			int i = c->world->awake_bodies[k];
 			c->world->sims[i].transform0 = c->world->sims[i].transform;
 		}
 	}
@@ -97,53 +100,51 @@ static void finalize_task(int start, int end, int worker, void* context)
 	{
 		int b0, b1;
 		body_range(world, part, &b0, &b1);
-		for (int i = b0; i < b1; ++i)
+		for (int k = b0; k < b1; ++k)
 		{
+			int i = world->awake_bodies[k];
 			kl_body_sim* sim = &world->sims[i];
-			if (world->bodies[i].id < 0 || (sim->flags & KL_SIM_MOVABLE) == 0)
-			{
-				continue;
-			}
 			sim->force = glms_vec3_zero();
 			sim->torque = glms_vec3_zero();
-			if ((sim->flags & KL_SIM_AWAKE) != 0)
-			{
-				kl_update_body_shape_bounds(world, i, KL_AABB_MARGIN);
-			}
+			vec3s ahead = glms_vec3_scale(world->states[i].linear_velocity, c->h);
+			kl_update_body_shape_bounds(world, i, KL_AABB_MARGIN, ahead);
 		}
 	}
 }
 
-/// Move events in slot order (serial: cheap, and the order must not depend on workers).
+static int compare_move_events(const void* a, const void* b)
+{
+	int x = ((const kl_body_move_event*)a)->body_id.index1;
+	int y = ((const kl_body_move_event*)b)->body_id.index1;
+	return (x > y) - (x < y);
+}
+
+/// Move events sorted by slot (the awake list's order depends on history, not on workers, but a
+/// slot order is what users expect), and the enlarged shapes queued for the broadphase.
 static void emit_move_events(kl_world* world)
 {
-	int slots = kl_id_pool_slot_count(&world->body_pool);
-	int awake = 0;
-	if (!KL_ARRAY_RESERVE(world->move_events, world->move_event_capacity, world->body_count))
+	if (!KL_ARRAY_RESERVE(world->move_events, world->move_event_capacity, world->awake_count))
 	{
 		return; // out of memory: the step itself is done, only the events are lost
 	}
-	for (int i = 0; i < slots; ++i)
+	for (int k = 0; k < world->awake_count; ++k)
 	{
+		int i = world->awake_bodies[k];
 		const kl_body* body = &world->bodies[i];
-		const kl_body_sim* sim = &world->sims[i];
-		if (body->id < 0 || (sim->flags & (KL_SIM_MOVABLE | KL_SIM_AWAKE)) != (KL_SIM_MOVABLE | KL_SIM_AWAKE))
-		{
-			continue;
-		}
-		awake += 1;
 		kl_body_move_event* e = &world->move_events[world->move_event_count++];
-		e->transform = sim->transform;
+		e->transform = world->sims[i].transform;
 		e->body_id = kl_make_body_id(world, body);
 		e->user_data = body->user_data;
 		e->fell_asleep = false;
+		kl_world_queue_enlarged_shapes(world, i);
 	}
-	world->counters.awake_body_count = awake;
+	qsort(world->move_events, (size_t)world->move_event_count, sizeof(kl_body_move_event), compare_move_events);
+	world->counters.awake_body_count = world->awake_count;
 }
 
-void kl_step_finalize(kl_world* world)
+void kl_step_finalize(kl_world* world, float dt)
 {
-	kl_stage_context c = {world, 0.0f};
+	kl_stage_context c = {world, dt};
 	kl_world_parallel_for(world, finalize_task, &c);
 	emit_move_events(world);
 }
@@ -171,16 +172,19 @@ kl_result kl_world_step(kl_world_id id, float dt, int substeps)
 	kl_profile* p = &world->profile;
 	double t0 = kl_time_seconds();
 	kl_step_prepare(world);
+	double tb = kl_time_seconds();
+	kl_step_broadphase(world);
 	double t1 = kl_time_seconds();
-	// Broadphase and narrowphase stages slot in here.
+	// The narrowphase stage slots in here.
 	if (dt > 0.0f)
 	{
 		kl_step_solve(world, dt, substeps);
 	}
 	double t2 = kl_time_seconds();
-	kl_step_finalize(world);
+	kl_step_finalize(world, dt);
 	double t3 = kl_time_seconds();
-	p->prepare = (float)(1000.0 * (t1 - t0));
+	p->prepare = (float)(1000.0 * (tb - t0));
+	p->broadphase = (float)(1000.0 * (t1 - tb));
 	p->solver = (float)(1000.0 * (t2 - t1));
 	p->finalize = (float)(1000.0 * (t3 - t2));
 	p->step = (float)(1000.0 * (t3 - t0));

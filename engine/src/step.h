@@ -9,5 +9,6 @@
 void kl_step_prepare(kl_world* world);
 /// The sub-step loop: integrate velocities, (solve constraints), integrate positions, (relax).
 void kl_step_solve(kl_world* world, float dt, int substeps);
-/// Shape bounds, body move events, cleared force accumulators, counters.
-void kl_step_finalize(kl_world* world);
+/// Shape bounds (fattened with the motion predicted for a step of dt), body move events, cleared
+/// force accumulators, counters.
+void kl_step_finalize(kl_world* world, float dt);

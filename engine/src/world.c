@@ -4,6 +4,7 @@
 
 #include "core.h"
 #include "gpu.h"
+#include "world_pairs.h"
 
 #include <kollide/kollide.h>
 
@@ -110,6 +111,12 @@ kl_world_id kl_create_world(const kl_world_def* def)
 	{
 		kl_gpu_notice_once();
 	}
+	if (!kl_world_pairs_create(world))
+	{
+		kl_thread_pool_destroy(world->pool);
+		kl_free(world);
+		return kl_null_world_id;
+	}
 	s_worlds[slot] = world;
 	return kl_make_world_id(world);
 }
@@ -140,12 +147,15 @@ kl_result kl_destroy_world(kl_world_id id)
 	{
 		kl_free(world->joints[i].name);
 	}
+	kl_world_pairs_destroy(world);
 	kl_thread_pool_destroy(world->pool);
 	kl_free(world->bodies);
 	kl_free(world->sims);
 	kl_free(world->states);
 	kl_free(world->shapes);
 	kl_free(world->joints);
+	kl_free(world->awake_bodies);
+	kl_free(world->enlarged_shapes);
 	kl_free(world->move_events);
 	kl_free(world->contact_begin_events);
 	kl_free(world->contact_end_events);
@@ -209,11 +219,41 @@ bool kl_world_reserve_joint_slot(kl_world* world, int slot)
 	return KL_ARRAY_RESERVE(world->joints, world->joint_capacity, slot + 1);
 }
 
-typedef struct kl_user_task_adapter
+void kl_world_update_awake_list(kl_world* world, int body_slot, bool active)
 {
-	kl_task_fn* task;
-	void* context;
-} kl_user_task_adapter;
+	kl_body* body = &world->bodies[body_slot];
+	if (active && body->awake_index < 0)
+	{
+		if (!KL_ARRAY_RESERVE(world->awake_bodies, world->awake_capacity, world->awake_count + 1))
+		{
+			return; // out of memory: the body stays still until the next change
+		}
+		body->awake_index = world->awake_count;
+		world->awake_bodies[world->awake_count++] = body_slot;
+	}
+	else if (!active && body->awake_index >= 0)
+	{
+		int last = world->awake_bodies[--world->awake_count];
+		world->awake_bodies[body->awake_index] = last;
+		world->bodies[last].awake_index = body->awake_index;
+		body->awake_index = -1;
+		world->sims[body_slot].transform0 = world->sims[body_slot].transform;
+	}
+}
+
+void kl_world_queue_enlarged_shapes(kl_world* world, int body_slot)
+{
+	for (int s = world->bodies[body_slot].head_shape; s >= 0; s = world->shapes[s].next_shape)
+	{
+		kl_shape* shape = &world->shapes[s];
+		if (shape->enlarged && !shape->queued &&
+			KL_ARRAY_RESERVE(world->enlarged_shapes, world->enlarged_capacity, world->enlarged_count + 1))
+		{
+			shape->queued = true;
+			world->enlarged_shapes[world->enlarged_count++] = s;
+		}
+	}
+}
 
 void kl_world_parallel_for(kl_world* world, kl_task_fn* task, void* context)
 {

@@ -21,6 +21,16 @@ typedef struct kl_world
 	bool locked; ///< inside kl_world_step
 
 	kl_id_pool body_pool;
+	/// Slots of the movable, awake bodies: every per-step loop runs over these only, so static
+	/// and sleeping bodies cost nothing per step. Unordered (swap-remove); order-sensitive output
+	/// (events) is sorted by slot.
+	int* awake_bodies;
+	int awake_count;
+	int awake_capacity;
+	/// Shapes whose fat bounds changed since the broadphase last saw them.
+	int* enlarged_shapes;
+	int enlarged_count;
+	int enlarged_capacity;
 	kl_body* bodies;	   ///< per body slot
 	kl_body_sim* sims;	   ///< per body slot
 	kl_body_state* states; ///< per body slot
@@ -50,6 +60,8 @@ typedef struct kl_world
 	kl_sensor_event* sensor_end_events;
 	int sensor_end_count;
 
+	struct kl_broadphase* broadphase;
+
 	kl_thread_pool* pool;
 	int worker_count;
 
@@ -70,3 +82,8 @@ void kl_world_parallel_for(kl_world* world, kl_task_fn* task, void* context);
 bool kl_world_reserve_body_slot(kl_world* world, int slot);
 bool kl_world_reserve_shape_slot(kl_world* world, int slot);
 bool kl_world_reserve_joint_slot(kl_world* world, int slot);
+
+/// Puts the body into the awake list if it is movable and awake, and takes it out otherwise.
+void kl_world_update_awake_list(kl_world* world, int body_slot, bool active);
+/// Queues the body's shapes whose `enlarged` flag is set for the next broadphase update.
+void kl_world_queue_enlarged_shapes(kl_world* world, int body_slot);

@@ -255,8 +255,9 @@ typedef struct kl_counters
 	int awake_body_count;
 	int shape_count;
 	int joint_count;
-	int pair_count;
+	int pair_count;	///< broadphase pairs (fat bounds overlap and the filter allows them)
 	int contact_count;
+	int rejected_bounds_count; ///< shapes whose bounds overflowed to Inf/NaN (kept at their last bounds)
 	int worker_count;
 	int substep_count;
 	int64_t step_index;

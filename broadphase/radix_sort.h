@@ -1,0 +1,36 @@
+// Kollide broadphase — stable LSD radix sorts on 64-bit keys. The digit width adapts to the bits
+// that matter (up to 12 per pass), and a pass whose digit is the same for every key is skipped.
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/// Sorts keys by their bits [low_bit, low_bit + bits), moving values along when not NULL. Stable:
+/// keys equal in those bits keep their order. The scratch arrays hold n items. False on OOM (keys
+/// unchanged).
+bool kl_radix_sort(uint64_t* keys, int32_t* values, uint64_t* key_scratch, int32_t* value_scratch, int n, int low_bit,
+				   int bits);
+
+/// Sorts keys ascending; scratch holds n keys. False on OOM.
+static inline bool kl_radix_sort_u64(uint64_t* keys, uint64_t* scratch, int n)
+{
+	return kl_radix_sort(keys, 0, scratch, 0, n, 0, 64);
+}
+
+/// Sorts keys ascending and moves values along (stable); the scratch arrays hold n items.
+static inline bool kl_radix_sort_u64_values(uint64_t* keys, int32_t* values, uint64_t* key_scratch,
+											int32_t* value_scratch, int n)
+{
+	return kl_radix_sort(keys, values, key_scratch, value_scratch, n, 0, 64);
+}
+
+/// Insertion sort that gives up after about budget moves (the keys are then a permutation, partly
+/// sorted). True when sorted: nearly sorted input costs one pass.
+bool kl_insertion_sort_budget(uint64_t* keys, int n, int64_t budget);
+
+/// Bits needed for values up to max (at least 1).
+static inline int kl_bit_count(uint64_t max)
+{
+	return max == 0 ? 1 : 64 - __builtin_clzll(max);
+}
