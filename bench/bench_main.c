@@ -1,6 +1,9 @@
 // kollide-bench — runs benchmark scenes and prints one CSV row per scene and thread count:
 //   scene,bodies,threads,steps,ms_per_step,hash
-// ms_per_step is the median over repeats of the mean step time, after one warm-up step.
+// ms_per_step is the median over repeats of the mean step time, after one warm-up step (scenes that
+// run themselves warm up as they document: the broadphase scenes skip three updates). The hash
+// must agree across repeats and thread counts. --details adds a second CSV section (after a blank
+// line) with the statistics of the scenes that report some (the broadphase scenes).
 #include "bench_scenes.h"
 
 #include <errno.h>
@@ -18,7 +21,28 @@ typedef struct bench_options
 	int thread_count;
 	int steps; ///< 0: the scene's default
 	int repeats;
+	bool details;
+	bool gpu;
 } bench_options;
+
+// The --details rows, printed after the main table so that it stays one plain CSV block.
+static char* s_details;
+static size_t s_details_size;
+
+static void add_details(const char* row)
+{
+	size_t n = strlen(row);
+	char* grown = realloc(s_details, s_details_size + n + 2);
+	if (grown == NULL)
+	{
+		return;
+	}
+	s_details = grown;
+	memcpy(s_details + s_details_size, row, n);
+	s_details[s_details_size + n] = '\n';
+	s_details_size += n + 1;
+	s_details[s_details_size] = '\0';
+}
 
 static double now_seconds(void)
 {
@@ -35,8 +59,11 @@ static int compare_doubles(const void* a, const void* b)
 
 static void usage(FILE* out)
 {
-	fprintf(out, "usage: kollide-bench [--scene NAME|all] [--threads T[,T...]] [--steps N] [--repeats R] [--list]\n"
-				 "  Prints scene,bodies,threads,steps,ms_per_step,hash (median of R repeats; default 1,2 threads).\n");
+	fprintf(out, "usage: kollide-bench [--scene NAME|all] [--threads T[,T...]] [--steps N] [--repeats R] [--details]"
+				 " [--gpu] [--list]\n"
+				 "  Prints scene,bodies,threads,steps,ms_per_step,hash (median of R repeats; default 1,2 threads).\n"
+				 "  --details adds a second CSV section with per-scene statistics (pair counts, update modes).\n"
+				 "  --gpu runs the broadphase scenes' batch path on CUDA where a device exists.\n");
 }
 
 static bool parse_int(const char* text, int lo, int hi, int* out)
@@ -85,7 +112,15 @@ static int parse_args(int argc, char** argv, bench_options* o)
 			}
 			return 0;
 		}
-		if (strcmp(a, "--scene") == 0 && has_value)
+		if (strcmp(a, "--details") == 0)
+		{
+			o->details = true;
+		}
+		else if (strcmp(a, "--gpu") == 0)
+		{
+			o->gpu = true;
+		}
+		else if (strcmp(a, "--scene") == 0 && has_value)
 		{
 			o->scene = argv[++i];
 		}
@@ -123,14 +158,45 @@ static int parse_args(int argc, char** argv, bench_options* o)
 	return -1; // run
 }
 
-static int run_scene(const kl_bench_scene* scene, int threads, const bench_options* o)
+// One repeat of a scene that runs itself.
+static bool run_self(const kl_bench_scene* scene, const kl_bench_run_options* options, double* ms,
+					 kl_bench_result* result)
+{
+	*ms = scene->run(scene, options, result);
+	if (*ms < 0.0)
+	{
+		fprintf(stderr, "kollide-bench: scene %s failed\n", scene->name);
+		return false;
+	}
+	return true;
+}
+
+static int run_scene(const kl_bench_scene* scene, int threads, const bench_options* o, uint32_t* hash)
 {
 	int steps = o->steps > 0 ? o->steps : scene->default_steps;
 	double samples[1000];
-	uint32_t hash = 0;
 	int bodies = 0;
+	kl_bench_result result = {0};
 	for (int r = 0; r < o->repeats; ++r)
 	{
+		if (scene->run != NULL)
+		{
+			uint32_t h = result.hash;
+			// The details row comes from the last repeat.
+			kl_bench_run_options ro = {threads, steps, o->details && r == o->repeats - 1, o->gpu};
+			if (!run_self(scene, &ro, &samples[r], &result))
+			{
+				return 1;
+			}
+			if (r > 0 && result.hash != h)
+			{
+				fprintf(stderr, "kollide-bench: scene %s is not deterministic across repeats\n", scene->name);
+				return 1;
+			}
+			*hash = result.hash;
+			bodies = result.bodies;
+			continue;
+		}
 		kl_world_id world = scene->create(threads);
 		if (KL_IS_NULL(world))
 		{
@@ -146,25 +212,29 @@ static int run_scene(const kl_bench_scene* scene, int threads, const bench_optio
 		}
 		samples[r] = 1000.0 * (now_seconds() - t0) / steps;
 		uint32_t h = kl_world_hash_transforms(world);
-		if (r > 0 && h != hash)
+		if (r > 0 && h != *hash)
 		{
 			fprintf(stderr, "kollide-bench: scene %s is not deterministic across repeats\n", scene->name);
 			return 1;
 		}
-		hash = h;
+		*hash = h;
 		kl_destroy_world(world);
 	}
 	qsort(samples, (size_t)o->repeats, sizeof(double), compare_doubles);
 	double median = o->repeats % 2 ? samples[o->repeats / 2]
 								   : 0.5 * (samples[o->repeats / 2 - 1] + samples[o->repeats / 2]);
-	printf("%s,%d,%d,%d,%.4f,0x%08x\n", scene->name, bodies, threads, steps, median, hash);
+	printf("%s,%d,%d,%d,%.4f,0x%08x\n", scene->name, bodies, threads, steps, median, *hash);
 	fflush(stdout);
+	if (result.details[0] != '\0')
+	{
+		add_details(result.details);
+	}
 	return 0;
 }
 
 int main(int argc, char** argv)
 {
-	bench_options o = {"all", {1, 2}, 2, 0, 5};
+	bench_options o = {"all", {1, 2}, 2, 0, 5, false, false};
 	int rc = parse_args(argc, argv, &o);
 	if (rc >= 0)
 	{
@@ -180,12 +250,21 @@ int main(int argc, char** argv)
 			continue;
 		}
 		found = true;
+		uint32_t first_hash = 0;
 		for (int t = 0; t < o.thread_count; ++t)
 		{
-			if (run_scene(&kl_bench_scenes[s], o.threads[t], &o) != 0)
+			uint32_t hash = 0;
+			if (run_scene(&kl_bench_scenes[s], o.threads[t], &o, &hash) != 0)
 			{
 				return 1;
 			}
+			if (t > 0 && hash != first_hash)
+			{
+				fprintf(stderr, "kollide-bench: scene %s gives a different hash with %d threads\n",
+						kl_bench_scenes[s].name, o.threads[t]);
+				return 1;
+			}
+			first_hash = hash;
 		}
 	}
 	if (!found)
@@ -193,5 +272,10 @@ int main(int argc, char** argv)
 		fprintf(stderr, "kollide-bench: no scene named '%s' (see --list)\n", o.scene);
 		return 2;
 	}
+	if (o.details)
+	{
+		printf("\n%s\n%s", kl_bench_broadphase_details_header, s_details != NULL ? s_details : "");
+	}
+	free(s_details);
 	return 0;
 }

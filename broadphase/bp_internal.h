@@ -1,6 +1,17 @@
 // Kollide broadphase internals shared by its files: the proxy table, the per-update lists and the
-// three structures (moving endpoints, static trees, pair set). broadphase.c has the API and the
-// update pipeline; sap_incremental.c, sap_batch.c and static_pairs.c the stages.
+// structures (moving endpoints, batch items, static trees, pair set).
+//
+//   broadphase.c       API: creation, proxies, results
+//   bp_update.c        the update: classify the calls since the last one, choose the mode, run stages
+//   bp_pairs.c         begin/end candidates through the filter into the pair set; events; pair list
+//   pair_set.c         hash set of overlapping pairs
+//   sap_incremental.c  moving pairs, incremental: endpoint arrays kept sorted by insertion sort
+//   sap_layout.c       moving pairs, batch: swept axis and grid of cells
+//   sap_items.c        moving pairs, batch: items bucketed by cell, sorted, copied; queries
+//   sap_batch.c        moving pairs, batch: the sweep (sap_kernels.h) and the diff; GPU hand-off
+//   static_tree.c      bounding volume hierarchy over resting proxies
+//   static_pairs.c     the static trees' levels and the moving-static pairs
+//   radix_sort.c       sorts shared by all
 // SPDX-License-Identifier: MIT
 #pragma once
 
@@ -11,19 +22,21 @@
 #include "static_tree.h"
 #include "thread_pool.h"
 
+#include "core.h"
+
 #include <kollide/math.h>
 
-// Proxy flags. The first four record calls since the last update; the others are set by the update.
+// Proxy flags. The first four record calls since the last update (a new proxy has no home yet);
+// the others are set by the update. All but ALIVE are cleared at its end.
 enum
 {
 	KL_BP_ALIVE = 1 << 0,
-	KL_BP_CREATED = 1 << 1,
-	KL_BP_MOVED = 1 << 2,	///< move_proxy since the last update (prev box in the change list)
-	KL_BP_TOUCHED = 1 << 3, ///< touch_proxy or kind change
-	KL_BP_REQUERY = 1 << 4, ///< this update ends all its pairs and finds them again
-	KL_BP_DROP = 1 << 5,	///< leaves the moving endpoint arrays in this update
-	KL_BP_FRESH = 1 << 6,	///< enters the moving endpoint arrays in this update
-	KL_BP_DESTROYED = 1 << 7,
+	KL_BP_MOVED = 1 << 1,	  ///< move_proxy since the last update (old bounds in the change list)
+	KL_BP_TOUCHED = 1 << 2,	  ///< touch_proxy since the last update
+	KL_BP_DESTROYED = 1 << 3, ///< destroy_proxy since the last update; the id is freed at its end
+	KL_BP_REQUERY = 1 << 4,	  ///< this update ends all its pairs and finds them again
+	KL_BP_DROP = 1 << 5,	  ///< leaves the moving endpoint arrays in this update
+	KL_BP_FRESH = 1 << 6,	  ///< enters the moving endpoint arrays in this update
 };
 
 // Where a proxy is now.
@@ -63,13 +76,13 @@ typedef struct kl_bp_part
 	uint64_t* end;
 	int end_count;
 	int end_capacity;
-	kl_id_list hits;	///< query scratch
-	uint64_t* scratch; ///< pairs of one swept item
+	kl_id_list hits;   ///< query scratch
+	uint64_t* scratch; ///< pairs found by the batch sweep
 	int scratch_capacity;
-	int64_t tests;
-	int64_t swaps;
-	int64_t found;
-	bool failed; ///< out of memory in the task
+	int64_t tests; ///< box tests (stats)
+	int64_t swaps; ///< endpoint moves of the insertion sort
+	int64_t found; ///< pairs in scratch
+	bool failed;   ///< out of memory in the task
 } kl_bp_part;
 
 /// Moving proxies' endpoints per axis, kept sorted between updates (sap_incremental.c). An endpoint
@@ -116,6 +129,11 @@ typedef struct kl_sap_batch
 	int previous_count;
 	int previous_capacity;
 	bool previous_valid; ///< the last update was a batch update that completed
+
+	int32_t* gpu_source; ///< input of kl_sap_gpu_sweep
+	int gpu_source_capacity;
+	float* gpu_bounds;
+	int gpu_bounds_capacity;
 } kl_sap_batch;
 
 /// The sorted pair list get_pairs hands out: merged with the last update's events when it was
@@ -133,6 +151,18 @@ typedef struct kl_bp_cache
 	bool valid;
 } kl_bp_cache;
 
+/// Milliseconds of the last update by stage (for tuning; not part of the public statistics).
+typedef struct kl_bp_profile
+{
+	double changes;		 ///< classifying the calls since the last update
+	double trees;		 ///< static tree insertions and rebuilds
+	double items;		 ///< batch: layout, bucketing, sorting and copying the items
+	double sweep;		 ///< batch: the sweep
+	double diff;		 ///< batch: sorting the pairs found and the diff; incremental: the whole stage
+	double static_pairs; ///< moving-static pairs
+	double events;		 ///< finishing the pair set and sorting the events
+} kl_bp_profile;
+
 /// What the changes since the last update ask for, counted before the mode is chosen.
 typedef struct kl_bp_plan
 {
@@ -141,7 +171,6 @@ typedef struct kl_bp_plan
 	int fresh;		///< proxies entering the moving set
 	int requery;	///< moving proxies whose pairs are found again (touched, fresh)
 	double disp[3]; ///< sum of |change of lower| + |change of upper| per axis over the moved, not far
-	kl_broadphase_mode mode;
 } kl_bp_plan;
 
 struct kl_broadphase
@@ -152,13 +181,15 @@ struct kl_broadphase
 
 	kl_aabb* boxes;
 	kl_bp_info* info;
-	int32_t* pair_heads;
+	int32_t* pair_counts; ///< live pairs per proxy
 	int proxy_count; ///< high-water mark of proxy ids
 	int proxy_capacity;
 	int32_t* free_ids;
 	int free_count;
 	int free_capacity;
-	uint64_t* dirty; ///< bit per proxy: DROP or rekey, read by the endpoint sort
+	uint64_t* dirty;  ///< bit per proxy: DROP or rekey, read by the endpoint sort
+	uint64_t* ending; ///< bit per proxy: all its pairs end in this update (re-evaluated or destroyed)
+	bool any_ending;
 
 	kl_bp_change* changes;
 	int change_count;
@@ -200,7 +231,7 @@ struct kl_broadphase
 	kl_pair* end;
 	int end_count;
 	int end_capacity;
-	int32_t* event_scratch;
+	uint64_t* event_scratch;
 	int event_scratch_capacity;
 	uint64_t* sort_keys; ///< 2 * sort_capacity: scratch for sorting candidates and events
 	int sort_capacity;
@@ -214,7 +245,16 @@ struct kl_broadphase
 	int64_t last_mm_found; ///< moving pairs the last batch sweep found
 
 	kl_broadphase_stats stats;
+	kl_bp_profile profile;
 };
+
+static inline double kl_bp_lap(double* since)
+{
+	double now = kl_time_seconds();
+	double ms = 1000.0 * (now - *since);
+	*since = now;
+	return ms;
+}
 
 static inline bool kl_aabb_overlap(const kl_aabb* a, const kl_aabb* b)
 {
@@ -239,14 +279,19 @@ static inline bool kl_bp_is_dirty(const uint64_t* dirty, uint32_t proxy)
 	return ((dirty[proxy >> 6] >> (proxy & 63)) & 1u) != 0;
 }
 
-// bp_update.c
+// broadphase.c: test hooks
+/// Runs the kernels scalar or with AVX2 (when the CPU has it) for this broadphase.
+void kl_broadphase_set_simd(kl_broadphase* bp, kl_simd_level level);
+/// Parallel stages split even tiny work, so that tests exercise them.
+void kl_broadphase_set_small_partitions(kl_broadphase* bp, bool small);
+
+// bp_pairs.c
 const kl_pair* kl_bp_cache_pairs(const kl_broadphase* bp, int* count);
 void kl_bp_cache_destroy(kl_bp_cache* cache);
-/// Test hook: run the kernels scalar or with AVX2 (when the CPU has it) for this broadphase.
-void kl_broadphase_set_simd(kl_broadphase* bp, kl_simd_level level);
-
-/// Test hook: parallel stages split work down to single items.
-void kl_broadphase_set_small_partitions(kl_broadphase* bp, bool small);
+/// Turns the pair set's changes into the sorted events of the update. False on OOM.
+bool kl_bp_make_events(kl_broadphase* bp);
+/// Room for sorting count keys in sort_keys.
+bool kl_bp_reserve_sort(kl_broadphase* bp, int count);
 
 /// Runs task over partition_count partitions with the def's parallel callback (serially without).
 void kl_bp_run(kl_broadphase* bp, kl_task_fn* task, int partition_count, void* context);
@@ -274,7 +319,7 @@ void kl_sap_axes_destroy(kl_sap_axes* axes);
 bool kl_sap_incremental_update(kl_broadphase* bp);
 /// Appends the moving proxies whose bounds overlap box (from the endpoint arrays). False on OOM.
 bool kl_sap_axes_query(kl_broadphase* bp, const kl_aabb* box, kl_id_list* out, int64_t* tests);
-/// Estimated cost (arbitrary units, comparable with kl_sap_batch_cost) of an incremental update.
+/// Estimated cost (about nanoseconds, compared with kl_sap_batch_cost) of an incremental update.
 double kl_sap_incremental_cost(const kl_broadphase* bp);
 
 // sap_layout.c
@@ -289,8 +334,14 @@ void kl_sap_batch_destroy(kl_sap_batch* batch);
 bool kl_sap_build_items(kl_broadphase* bp);
 /// Appends the moving proxies whose bounds overlap box (from the sorted items). False on OOM.
 bool kl_sap_batch_query(kl_broadphase* bp, const kl_aabb* box, kl_id_list* out, int64_t* tests);
+#if defined(KL_SAP_HAVE_GPU)
+/// The unsorted items and per-proxy arrays kl_sap_gpu_sweep takes. False on OOM.
+bool kl_sap_gpu_input(kl_broadphase* bp, kl_sap_gpu_batch* in);
+#endif
 
 // sap_batch.c
+/// Builds the sorted items and sweeps them: batch.found holds every moving pair, sorted. False on OOM.
+bool kl_sap_sweep_all(kl_broadphase* bp);
 /// Finds all moving pairs from scratch and diffs them against the pair set. False on OOM.
 bool kl_sap_batch_update(kl_broadphase* bp);
 double kl_sap_batch_cost(const kl_broadphase* bp);

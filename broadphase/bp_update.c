@@ -1,162 +1,12 @@
 // Kollide broadphase — the update pipeline: classify the changes since the last update, choose
 // incremental or batch for the moving proxies, update the static trees, find the pairs whose status
-// changed and turn the pair set's changes into sorted events.
+// changed (sap_incremental.c or sap_batch.c, then static_pairs.c) and make the events (bp_pairs.c).
 // SPDX-License-Identifier: MIT
 #include "bp_internal.h"
 
 #include "core.h"
-#include "radix_sort.h"
 
 #include <string.h>
-
-// ---------------------------------------------------------------------------------------------
-// Helpers shared by the stages
-
-void kl_bp_run(kl_broadphase* bp, kl_task_fn* task, int partition_count, void* context)
-{
-	if (partition_count <= 0)
-	{
-		return;
-	}
-	if (bp->def.parallel != NULL && partition_count > 1)
-	{
-		bp->def.parallel(task, partition_count, context, bp->def.parallel_context);
-	}
-	else
-	{
-		task(0, partition_count, 0, context);
-	}
-}
-
-int kl_bp_partition_count(const kl_broadphase* bp, int count, int min_per_part)
-{
-	if (bp->def.parallel == NULL || bp->def.worker_count <= 1)
-	{
-		return 1;
-	}
-	// A few partitions per worker even out uneven work; the results never depend on the count.
-	int parts = 4 * bp->def.worker_count;
-	int most = bp->small_partitions ? count : count / (min_per_part > 0 ? min_per_part : 1);
-	parts = parts < most ? parts : most;
-	parts = parts < KL_BP_MAX_PARTS ? parts : KL_BP_MAX_PARTS;
-	return parts > 1 ? parts : 1;
-}
-
-bool kl_bp_part_push(uint64_t** list, int* count, int* capacity, uint64_t key)
-{
-	if (*count == *capacity && !KL_ARRAY_RESERVE(*list, *capacity, *count + 1))
-	{
-		return false;
-	}
-	(*list)[(*count)++] = key;
-	return true;
-}
-
-void kl_bp_parts_reset(kl_broadphase* bp, int count)
-{
-	for (int p = 0; p < count; ++p)
-	{
-		kl_bp_part* part = bp->parts + p;
-		part->begin_count = 0;
-		part->end_count = 0;
-		part->hits.count = 0;
-		part->tests = 0;
-		part->swaps = 0;
-		part->found = 0;
-		part->failed = false;
-	}
-}
-
-bool kl_bp_push_candidate(kl_broadphase* bp, uint64_t key)
-{
-	return kl_bp_part_push(&bp->candidates, &bp->candidate_count, &bp->candidate_capacity, key);
-}
-
-bool kl_bp_begin_pair(kl_broadphase* bp, uint64_t key)
-{
-	int32_t record = kl_pair_set_find(&bp->pairs, key);
-	if (record >= 0 && kl_pair_is_live(bp->pairs.records + record))
-	{
-		return true;
-	}
-	int32_t a = (int32_t)(key >> 32);
-	int32_t b = (int32_t)(key & 0xffffffffu);
-	if (bp->def.filter != NULL)
-	{
-		int32_t ua = bp->info[a].user;
-		int32_t ub = bp->info[b].user;
-		bool keep = ua < ub ? bp->def.filter(ua, ub, bp->def.filter_context)
-							: bp->def.filter(ub, ua, bp->def.filter_context);
-		if (!keep)
-		{
-			return true;
-		}
-	}
-	return kl_pair_set_add(&bp->pairs, bp->pair_heads, a, b, record, bp->epoch);
-}
-
-bool kl_bp_end_pair(kl_broadphase* bp, uint64_t key)
-{
-	int32_t record = kl_pair_set_find(&bp->pairs, key);
-	return record < 0 || kl_pair_set_remove(&bp->pairs, record);
-}
-
-bool kl_bp_apply_parts(kl_broadphase* bp, int count)
-{
-	bool ok = true;
-	for (int p = 0; p < count && ok; ++p)
-	{
-		kl_bp_part* part = bp->parts + p;
-		ok = !part->failed;
-		if (!ok)
-		{
-			kl_fail(KL_ERR_OUT_OF_MEMORY, "out of memory in a broadphase task");
-		}
-		for (int i = 0; i < part->end_count && ok; ++i)
-		{
-			ok = kl_bp_end_pair(bp, part->end[i]);
-		}
-		for (int i = 0; i < part->begin_count && ok; ++i)
-		{
-			ok = kl_bp_begin_pair(bp, part->begin[i]);
-		}
-		bp->stats.overlap_tests += part->tests;
-	}
-	return ok;
-}
-
-static bool reserve_sort(kl_broadphase* bp, int count)
-{
-	return KL_ARRAY_RESERVE(bp->sort_keys, bp->sort_capacity, 2 * count);
-}
-
-bool kl_bp_apply_candidates(kl_broadphase* bp)
-{
-	int n = bp->candidate_count;
-	bp->candidate_count = 0;
-	if (n == 0)
-	{
-		return true;
-	}
-	if (!reserve_sort(bp, n))
-	{
-		return false;
-	}
-	// Sorted and unique, so that the filter sees each pair once, in an order that does not depend
-	// on how the candidates were found.
-	if (!kl_radix_sort_u64(bp->candidates, bp->sort_keys, n))
-	{
-		return false;
-	}
-	for (int i = 0; i < n; ++i)
-	{
-		if ((i == 0 || bp->candidates[i] != bp->candidates[i - 1]) && !kl_bp_begin_pair(bp, bp->candidates[i]))
-		{
-			return false;
-		}
-	}
-	return true;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Classification of the changes
@@ -214,6 +64,16 @@ static void grow_extent(kl_broadphase* bp, int32_t proxy)
 	}
 }
 
+// Its pairs end in one pass over the pair set after the classification (if it has any).
+static void end_all(kl_broadphase* bp, int32_t proxy)
+{
+	if (bp->pair_counts[proxy] > 0)
+	{
+		bp->ending[proxy >> 6] |= 1ull << (proxy & 63);
+		bp->any_ending = true;
+	}
+}
+
 static bool requery(kl_broadphase* bp, int32_t proxy, bool moving)
 {
 	kl_bp_info* info = bp->info + proxy;
@@ -222,10 +82,7 @@ static bool requery(kl_broadphase* bp, int32_t proxy, bool moving)
 		return true;
 	}
 	info->flags |= KL_BP_REQUERY;
-	if (!kl_pair_set_remove_all(&bp->pairs, bp->pair_heads, proxy))
-	{
-		return false;
-	}
+	end_all(bp, proxy);
 	return kl_id_list_push(moving ? &bp->requery : &bp->requery_static, proxy);
 }
 
@@ -254,7 +111,8 @@ static bool destroy(kl_broadphase* bp, int32_t proxy)
 	{
 		kl_static_trees_remove(bp, proxy);
 	}
-	return kl_pair_set_remove_all(&bp->pairs, bp->pair_heads, proxy) && kl_id_list_push(&bp->destroyed, proxy);
+	end_all(bp, proxy);
+	return kl_id_list_push(&bp->destroyed, proxy);
 }
 
 // A moving proxy with new bounds: re-sorted in place, or (incremental, teleported) taken out of the
@@ -373,68 +231,6 @@ static kl_broadphase_mode choose_mode(const kl_broadphase* bp)
 	return kl_sap_incremental_cost(bp) <= kl_sap_batch_cost(bp) ? KL_BROADPHASE_INCREMENTAL : KL_BROADPHASE_BATCH;
 }
 
-// ---------------------------------------------------------------------------------------------
-// Events
-
-static uint64_t user_key(int32_t a, int32_t b)
-{
-	// Flipping the sign bits makes unsigned order the signed (a, b) order.
-	return ((uint64_t)((uint32_t)a ^ 0x80000000u) << 32) | ((uint32_t)b ^ 0x80000000u);
-}
-
-static kl_pair key_pair(uint64_t key)
-{
-	return (kl_pair){(int32_t)((uint32_t)(key >> 32) ^ 0x80000000u), (int32_t)((uint32_t)key ^ 0x80000000u)};
-}
-
-static uint64_t proxy_user_key(const kl_broadphase* bp, int32_t a, int32_t b)
-{
-	int32_t ua = bp->info[a].user;
-	int32_t ub = bp->info[b].user;
-	return ua < ub ? user_key(ua, ub) : user_key(ub, ua);
-}
-
-// Proxy pairs to sorted user pairs.
-static bool sort_events(kl_broadphase* bp, const int32_t* proxies, int count, kl_pair** out, int* capacity)
-{
-	if (!KL_ARRAY_RESERVE(*out, *capacity, count) || !reserve_sort(bp, count))
-	{
-		return false;
-	}
-	uint64_t* keys = bp->sort_keys;
-	for (int i = 0; i < count; ++i)
-	{
-		keys[i] = proxy_user_key(bp, proxies[2 * i], proxies[2 * i + 1]);
-	}
-	if (!kl_radix_sort_u64(keys, keys + count, count))
-	{
-		return false;
-	}
-	for (int i = 0; i < count; ++i)
-	{
-		(*out)[i] = key_pair(keys[i]);
-	}
-	return true;
-}
-
-static bool make_events(kl_broadphase* bp)
-{
-	int added = bp->pairs.added_count;
-	int removed = bp->pairs.removed_count;
-	if (!KL_ARRAY_RESERVE(bp->event_scratch, bp->event_scratch_capacity, 2 * (added + removed)))
-	{
-		return false;
-	}
-	int32_t* begin = bp->event_scratch;
-	int32_t* end = bp->event_scratch + 2 * added;
-	int nb = 0, ne = 0;
-	kl_pair_set_finish(&bp->pairs, bp->pair_heads, begin, &nb, end, &ne);
-	bp->begin_count = nb;
-	bp->end_count = ne;
-	return sort_events(bp, begin, nb, &bp->begin, &bp->begin_capacity) &&
-		   sort_events(bp, end, ne, &bp->end, &bp->end_capacity);
-}
-
 // Clears the per-update state and frees the destroyed ids (only now, so that a pair key never
 // names two proxies within one update).
 static bool finish_changes(kl_broadphase* bp)
@@ -446,8 +242,10 @@ static bool finish_changes(kl_broadphase* bp)
 		info->change = -1;
 		info->flags &= KL_BP_ALIVE;
 		bp->dirty[proxy >> 6] &= ~(1ull << (proxy & 63));
+		bp->ending[proxy >> 6] &= ~(1ull << (proxy & 63));
 	}
 	bp->change_count = 0;
+	bp->any_ending = false;
 	kl_id_list* lists[] = {&bp->requery, &bp->requery_static, &bp->fresh, &bp->rekey, &bp->static_insert};
 	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); ++i)
 	{
@@ -468,9 +266,14 @@ static bool finish_changes(kl_broadphase* bp)
 
 static bool run_update(kl_broadphase* bp)
 {
+	double t = kl_time_seconds();
+	bp->batch.valid = false;
+	if (bp->change_count == 0)
+	{
+		return true; // nothing moved, nothing begins or ends
+	}
 	plan_changes(bp);
 	kl_broadphase_mode mode = choose_mode(bp);
-	bp->plan.mode = mode;
 	bp->stats.last_mode = mode;
 	for (int c = 0; c < bp->change_count; ++c)
 	{
@@ -479,17 +282,31 @@ static bool run_update(kl_broadphase* bp)
 			return false;
 		}
 	}
+	if (bp->any_ending && !kl_pair_set_remove_marked(&bp->pairs, bp->ending, bp->pair_counts))
+	{
+		return false;
+	}
+	bp->profile.changes = kl_bp_lap(&t);
 	if (!kl_static_trees_update(bp))
 	{
 		return false;
 	}
-	bp->batch.valid = false;
+	bp->profile.trees = kl_bp_lap(&t);
 	if (mode == KL_BROADPHASE_INCREMENTAL)
 	{
 		bp->batch.previous_valid = false;
 	}
 	bool ok = mode == KL_BROADPHASE_INCREMENTAL ? kl_sap_incremental_update(bp) : kl_sap_batch_update(bp);
-	return ok && kl_static_pairs_update(bp) && make_events(bp);
+	if (mode == KL_BROADPHASE_INCREMENTAL)
+	{
+		bp->profile.diff = kl_bp_lap(&t);
+	}
+	t = kl_time_seconds();
+	ok = ok && kl_static_pairs_update(bp);
+	bp->profile.static_pairs = kl_bp_lap(&t);
+	ok = ok && kl_bp_make_events(bp);
+	bp->profile.events = kl_bp_lap(&t);
+	return ok;
 }
 
 kl_result kl_broadphase_update(kl_broadphase* bp)
@@ -502,6 +319,7 @@ kl_result kl_broadphase_update(kl_broadphase* bp)
 	bp->stats.overlap_tests = 0;
 	bp->stats.used_gpu = false;
 	bp->events_ok = false;
+	memset(&bp->profile, 0, sizeof(bp->profile));
 	bool ok = run_update(bp);
 	ok = finish_changes(bp) && ok;
 	bp->events_ok = ok;
@@ -509,126 +327,13 @@ kl_result kl_broadphase_update(kl_broadphase* bp)
 	bp->stats.update_ms = 1000.0 * (kl_time_seconds() - t0);
 	if (!ok)
 	{
-		// The pair set may be incomplete now: the next get_pairs rebuilds from it.
+		// Out of memory half-way: the pairs of this update's changes may be incomplete. The
+		// structures are rebuilt from scratch where they can be.
 		bp->cache->valid = false;
 		bp->batch.previous_valid = false;
+		bp->axes.valid = false;
 		return kl_last_error_code() != KL_OK ? kl_last_error_code() : KL_ERR_OUT_OF_MEMORY;
 	}
 	return KL_OK;
 }
 
-// ---------------------------------------------------------------------------------------------
-// The sorted pair list
-
-void kl_bp_cache_destroy(kl_bp_cache* cache)
-{
-	if (cache != NULL)
-	{
-		kl_free(cache->pairs);
-		kl_free(cache->spare);
-		kl_free(cache->keys);
-	}
-}
-
-static bool cache_rebuild(const kl_broadphase* bp, kl_bp_cache* cache)
-{
-	const kl_pair_set* set = &bp->pairs;
-	int n = set->live_count;
-	if (!KL_ARRAY_RESERVE(cache->keys, cache->key_capacity, 2 * n) ||
-		!KL_ARRAY_RESERVE(cache->pairs, cache->capacity, n))
-	{
-		return false;
-	}
-	int count = 0;
-	for (int r = 0; r < set->record_count; ++r)
-	{
-		const kl_pair_record* rec = set->records + r;
-		if (rec->state == KL_PAIR_NORMAL && count < n)
-		{
-			cache->keys[count++] = proxy_user_key(bp, rec->proxy[0], rec->proxy[1]);
-		}
-	}
-	if (!kl_radix_sort_u64(cache->keys, cache->keys + count, count))
-	{
-		return false;
-	}
-	for (int i = 0; i < count; ++i)
-	{
-		cache->pairs[i] = key_pair(cache->keys[i]);
-	}
-	cache->count = count;
-	return true;
-}
-
-static bool pair_less(kl_pair a, kl_pair b)
-{
-	return a.user_a < b.user_a || (a.user_a == b.user_a && a.user_b < b.user_b);
-}
-
-static bool pair_equal(kl_pair a, kl_pair b)
-{
-	return a.user_a == b.user_a && a.user_b == b.user_b;
-}
-
-// The list of the update before, minus the end events, plus the begin events.
-static bool cache_merge(const kl_broadphase* bp, kl_bp_cache* cache)
-{
-	int n = cache->count - bp->end_count + bp->begin_count;
-	if (!KL_ARRAY_RESERVE(cache->spare, cache->spare_capacity, n))
-	{
-		return false;
-	}
-	const kl_pair* old = cache->pairs;
-	kl_pair* out = cache->spare;
-	int i = 0, e = 0, b = 0, w = 0;
-	while (i < cache->count || b < bp->begin_count)
-	{
-		bool take_old = b == bp->begin_count || (i < cache->count && pair_less(old[i], bp->begin[b]));
-		if (!take_old)
-		{
-			out[w++] = bp->begin[b++];
-			continue;
-		}
-		while (e < bp->end_count && pair_less(bp->end[e], old[i]))
-		{
-			e++;
-		}
-		if (e < bp->end_count && pair_equal(bp->end[e], old[i]))
-		{
-			e++;
-		}
-		else
-		{
-			out[w++] = old[i];
-		}
-		i++;
-	}
-	kl_pair* t = cache->pairs;
-	int tc = cache->capacity;
-	cache->pairs = cache->spare;
-	cache->capacity = cache->spare_capacity;
-	cache->spare = t;
-	cache->spare_capacity = tc;
-	cache->count = w;
-	return true;
-}
-
-const kl_pair* kl_bp_cache_pairs(const kl_broadphase* bp, int* count)
-{
-	// The cache is owned through a pointer: get_pairs is logically const and builds it lazily.
-	kl_bp_cache* cache = bp->cache;
-	if (!cache->valid || cache->epoch != bp->epoch)
-	{
-		bool merge = cache->valid && cache->epoch + 1 == bp->epoch && bp->events_ok;
-		bool ok = merge ? cache_merge(bp, cache) : cache_rebuild(bp, cache);
-		cache->valid = ok;
-		cache->epoch = bp->epoch;
-		if (!ok)
-		{
-			*count = 0;
-			return NULL;
-		}
-	}
-	*count = cache->count;
-	return cache->pairs;
-}

@@ -54,7 +54,8 @@ void kl_broadphase_destroy(kl_broadphase* bp)
 	}
 	kl_free(bp->boxes);
 	kl_free(bp->info);
-	kl_free(bp->pair_heads);
+	kl_free(bp->pair_counts);
+	kl_free(bp->ending);
 	kl_free(bp->free_ids);
 	kl_free(bp->dirty);
 	kl_free(bp->changes);
@@ -148,20 +149,26 @@ static bool grow_proxies(kl_broadphase* bp, int count)
 	{
 		bp->info = info;
 	}
-	int32_t* heads = kl_realloc(bp->pair_heads, (size_t)capacity, sizeof(int32_t));
-	if (heads != NULL)
+	int32_t* counts = kl_realloc(bp->pair_counts, (size_t)capacity, sizeof(int32_t));
+	if (counts != NULL)
 	{
-		bp->pair_heads = heads;
+		bp->pair_counts = counts;
 	}
 	int words = capacity / 64;
+	int old_words = bp->proxy_capacity / 64;
 	uint64_t* dirty = kl_realloc(bp->dirty, (size_t)words, sizeof(uint64_t));
 	if (dirty != NULL)
 	{
-		int old_words = bp->proxy_capacity / 64;
 		memset(dirty + old_words, 0, (size_t)(words - old_words) * sizeof(uint64_t));
 		bp->dirty = dirty;
 	}
-	if (boxes == NULL || info == NULL || heads == NULL || dirty == NULL)
+	uint64_t* ending = kl_realloc(bp->ending, (size_t)words, sizeof(uint64_t));
+	if (ending != NULL)
+	{
+		memset(ending + old_words, 0, (size_t)(words - old_words) * sizeof(uint64_t));
+		bp->ending = ending;
+	}
+	if (boxes == NULL || info == NULL || counts == NULL || dirty == NULL || ending == NULL)
 	{
 		return false;
 	}
@@ -217,8 +224,8 @@ int32_t kl_broadphase_create_proxy(kl_broadphase* bp, kl_aabb aabb, kl_proxy_kin
 		proxy = bp->proxy_count++;
 	}
 	bp->boxes[proxy] = aabb;
-	bp->info[proxy] = (kl_bp_info){user, -1, -1, (uint8_t)kind, KL_BP_HOME_NONE, 0, KL_BP_ALIVE | KL_BP_CREATED};
-	bp->pair_heads[proxy] = -1;
+	bp->info[proxy] = (kl_bp_info){user, -1, -1, (uint8_t)kind, KL_BP_HOME_NONE, 0, KL_BP_ALIVE};
+	bp->pair_counts[proxy] = 0;
 	note_change(bp, proxy); // reserved above
 	return proxy;
 }

@@ -33,6 +33,8 @@ typedef struct kl_pair
 
 /// Returns false to keep a candidate pair out of the pair set (same body, masks, joints...).
 /// Called only for pairs that begin to overlap (or are re-evaluated after kl_broadphase_touch_proxy).
+/// A proxy whose kind changes, or that jumps beyond its old bounds in incremental mode, has its
+/// pairs re-evaluated too (a pair the filter still accepts makes no event). Called serially.
 typedef bool kl_pair_filter_fn(int32_t user_a, int32_t user_b, void* context);
 
 /// Runs task over partition_count partitions (the world's worker pool); NULL runs serially.
@@ -76,6 +78,7 @@ kl_broadphase* kl_broadphase_create(const kl_broadphase_def* def);
 void kl_broadphase_destroy(kl_broadphase* bp);
 
 /// Adds a proxy; -1 with KL_ERR_INVALID_ARGUMENT for NaN/Inf or inverted bounds (nothing changes).
+/// Users should be unique among live proxies: pairs are keyed by proxy, reported by user.
 int32_t kl_broadphase_create_proxy(kl_broadphase* bp, kl_aabb aabb, kl_proxy_kind kind, int32_t user);
 /// Removes a proxy; its pairs end at the next update.
 kl_result kl_broadphase_destroy_proxy(kl_broadphase* bp, int32_t proxy);
@@ -89,7 +92,8 @@ kl_aabb kl_broadphase_get_aabb(const kl_broadphase* bp, int32_t proxy);
 
 /// Brings the pair set up to date with every change since the last update.
 kl_result kl_broadphase_update(kl_broadphase* bp);
-/// The current pairs, sorted by (user_a, user_b).
+/// The current pairs, sorted by (user_a, user_b). Built on demand (merged with the last update's
+/// events), so not to be called from two threads at once.
 const kl_pair* kl_broadphase_get_pairs(const kl_broadphase* bp, int* count);
 /// Pairs that began / ended in the last update, each sorted.
 kl_broadphase_events kl_broadphase_get_events(const kl_broadphase* bp);

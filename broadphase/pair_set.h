@@ -1,9 +1,11 @@
-// Kollide broadphase — the set of overlapping proxy pairs. Records live in a pool (stable indices)
-// found by a hash table keyed by the proxy pair, and each proxy threads its records into a list,
-// so that the pairs of one proxy end without a scan of the whole set.
+// Kollide broadphase — the set of overlapping proxy pairs: an open-addressing hash table keyed by
+// the proxy pair, each entry holding the pair's state, so that a lookup and its update touch one
+// cache line. Changes within an update are kept as entry states and turned into events at the
+// end: a pair that ends and begins again in the same update (a re-evaluated proxy) makes no event.
 //
-// Changes within an update are kept as record states and turned into events at the end: a pair
-// that ends and begins again in the same update (a re-evaluated proxy) produces no event.
+// Ending all pairs of some proxies is one pass over the table (proxies keep a pair count, so that
+// proxies without pairs cost nothing): cheaper overall than keeping per-proxy lists up to date at
+// every begin and end, which costs cache misses on the hot path of every update.
 // SPDX-License-Identifier: MIT
 #pragma once
 
@@ -12,47 +14,36 @@
 
 typedef enum kl_pair_state
 {
-	KL_PAIR_FREE = 0,
-	KL_PAIR_NORMAL,	  ///< in the set before this update and still
-	KL_PAIR_ADDED,	  ///< began in this update
-	KL_PAIR_DEAD_OLD, ///< was in the set, ends in this update
-	KL_PAIR_DEAD_NEW, ///< began and ended in this update: no event
+	KL_PAIR_NORMAL = 0, ///< in the set before this update and still
+	KL_PAIR_ADDED,		///< began in this update
+	KL_PAIR_DEAD_OLD,	///< was in the set, ends in this update
+	KL_PAIR_DEAD_NEW,	///< began and ended in this update: no event
 } kl_pair_state;
 
-typedef struct kl_pair_record
+typedef struct kl_pair_entry
 {
-	int32_t proxy[2]; ///< proxy[0] < proxy[1]
-	int32_t next[2];  ///< next record in the list of proxy[k]
-	int32_t prev[2];
-	uint32_t stamp; ///< update in which the batch path saw the pair
+	uint64_t key;	///< kl_sap_pair_key of the two proxies; KL_PAIR_EMPTY when the slot is free
+	uint32_t stamp; ///< update that last saw the pair (begun, or found by the batch sweep)
 	uint8_t state;	///< kl_pair_state
-	uint8_t listed; ///< in the added (1) / removed (2) lists of this update
-} kl_pair_record;
+	uint8_t listed; ///< in the added (1) / removed (2) list of this update
+	uint16_t pad;
+} kl_pair_entry;
+
+#define KL_PAIR_EMPTY UINT64_MAX
 
 typedef struct kl_pair_set
 {
-	kl_pair_record* records;
-	int record_count; ///< high-water mark; records below it may be free
-	int record_capacity;
-	int32_t free_record; ///< free list through next[0]
-
-	// Open addressing with linear probing, backward-shift deletion; empty slots hold KL_PAIR_EMPTY.
-	uint64_t* keys;
-	int32_t* slots;
-	int table_capacity; ///< power of two
-	int table_count;
-
-	int32_t* added; ///< records that began in this update (may repeat states: checked at the end)
+	kl_pair_entry* slots; ///< linear probing, backward-shift deletion (no tombstones)
+	int capacity;		  ///< power of two
+	int count;			  ///< entries, dead ones included
+	int live_count;		  ///< NORMAL and ADDED entries
+	uint64_t* added;	  ///< keys that began in this update (checked again at the end)
 	int added_count;
 	int added_capacity;
-	int32_t* removed;
+	uint64_t* removed;
 	int removed_count;
 	int removed_capacity;
-
-	int live_count; ///< NORMAL and ADDED records
 } kl_pair_set;
-
-#define KL_PAIR_EMPTY UINT64_MAX
 
 bool kl_pair_set_init(kl_pair_set* set);
 void kl_pair_set_destroy(kl_pair_set* set);
@@ -62,17 +53,17 @@ static inline uint32_t kl_pair_hash(uint64_t key, int capacity)
 	return (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> 32) & (uint32_t)(capacity - 1);
 }
 
-/// The record of a pair key, or -1.
+/// The slot of a pair key, or -1. Slots stay valid until the next add.
 static inline int32_t kl_pair_set_find(const kl_pair_set* set, uint64_t key)
 {
-	uint32_t mask = (uint32_t)set->table_capacity - 1u;
-	uint32_t h = kl_pair_hash(key, set->table_capacity);
+	uint32_t mask = (uint32_t)set->capacity - 1u;
+	uint32_t h = kl_pair_hash(key, set->capacity);
 	for (;;)
 	{
-		uint64_t k = set->keys[h];
+		uint64_t k = set->slots[h].key;
 		if (k == key)
 		{
-			return set->slots[h];
+			return (int32_t)h;
 		}
 		if (k == KL_PAIR_EMPTY)
 		{
@@ -82,23 +73,21 @@ static inline int32_t kl_pair_set_find(const kl_pair_set* set, uint64_t key)
 	}
 }
 
-static inline bool kl_pair_is_live(const kl_pair_record* r)
+static inline bool kl_pair_is_live(const kl_pair_entry* e)
 {
-	return r->state == KL_PAIR_NORMAL || r->state == KL_PAIR_ADDED;
+	return e->state == KL_PAIR_NORMAL || e->state == KL_PAIR_ADDED;
 }
 
-/// Makes the pair (a, b) part of the set: revives a record found dead in this update or inserts a
-/// new one. record is kl_pair_set_find's answer. heads: per proxy, its first record. The record is
-/// stamped (a pair that begins in an update counts as seen by it). False on OOM.
-bool kl_pair_set_add(kl_pair_set* set, int32_t* heads, int32_t a, int32_t b, int32_t record, uint32_t stamp);
+/// Makes the pair part of the set: revives the entry found dead in this update (slot, from
+/// kl_pair_set_find) or inserts a new one (slot -1). counts: live pairs per proxy. False on OOM.
+bool kl_pair_set_add(kl_pair_set* set, uint64_t key, int32_t slot, uint32_t stamp, int32_t* counts);
 
-/// Ends a live pair (it stays in the table, dead, until kl_pair_set_finish).
-bool kl_pair_set_remove(kl_pair_set* set, int32_t record);
+/// Ends a live pair (its entry stays, dead, until kl_pair_set_finish). False on OOM.
+bool kl_pair_set_remove(kl_pair_set* set, int32_t slot, int32_t* counts);
 
-/// Ends every live pair of a proxy. False on OOM.
-bool kl_pair_set_remove_all(kl_pair_set* set, const int32_t* heads, int32_t proxy);
+/// Ends every live pair with a proxy whose bit is set in marked. False on OOM.
+bool kl_pair_set_remove_marked(kl_pair_set* set, const uint64_t* marked, int32_t* counts);
 
-/// The events of the update as proxy pairs (each pair once), then drops the dead records. begin and
-/// end need room for added_count and removed_count pairs (2 ints each).
-void kl_pair_set_finish(kl_pair_set* set, int32_t* heads, int32_t* begin, int* begin_count, int32_t* end,
-						int* end_count);
+/// The events of the update as pair keys (each pair once), then drops the dead entries. begin and
+/// end need room for added_count and removed_count keys.
+void kl_pair_set_finish(kl_pair_set* set, uint64_t* begin, int* begin_count, uint64_t* end, int* end_count);

@@ -33,27 +33,6 @@ static void insertion_sort(uint64_t* keys, int32_t* values, int n)
 	}
 }
 
-bool kl_insertion_sort_budget(uint64_t* keys, int n, int64_t budget)
-{
-	for (int i = 1; i < n; ++i)
-	{
-		uint64_t k = keys[i];
-		int j = i;
-		while (j > 0 && keys[j - 1] > k)
-		{
-			keys[j] = keys[j - 1];
-			--j;
-		}
-		keys[j] = k;
-		budget -= i - j;
-		if (budget < 0)
-		{
-			return false;
-		}
-	}
-	return true;
-}
-
 // One histogram per digit, all in a single read of the keys, turned into the first output slot of
 // each digit. Returns the passes that are needed: bit p set when digit p differs between keys.
 static int histograms(const uint64_t* keys, int n, int low, int passes, int width, uint32_t* hist)
@@ -91,6 +70,10 @@ static int histograms(const uint64_t* keys, int n, int low, int passes, int widt
 bool kl_radix_sort(uint64_t* keys, int32_t* values, uint64_t* key_scratch, int32_t* value_scratch, int n, int low_bit,
 				   int bits)
 {
+	if (n < 2)
+	{
+		return true;
+	}
 	if (n < RADIX_SMALL && low_bit == 0 && bits == 64)
 	{
 		insertion_sort(keys, values, n);

@@ -25,9 +25,6 @@ static inline bool kl_radix_sort_u64_values(uint64_t* keys, int32_t* values, uin
 	return kl_radix_sort(keys, values, key_scratch, value_scratch, n, 0, 64);
 }
 
-/// Insertion sort that gives up after about budget moves (the keys are then a permutation, partly
-/// sorted). True when sorted: nearly sorted input costs one pass.
-bool kl_insertion_sort_budget(uint64_t* keys, int n, int64_t budget);
 
 /// Bits needed for values up to max (at least 1).
 static inline int kl_bit_count(uint64_t max)

@@ -28,6 +28,7 @@ __attribute__((target("avx2,fma"))) static int write_pairs_avx2(const kl_sap_ite
 	__m256 min_v = _mm256_set1_ps(s->min_v[i]);
 	__m256 max_v = _mm256_set1_ps(s->max_v[i]);
 	int count = 0;
+	int tested = 0;
 	for (int j = i + 1; j < end; j += 8)
 	{
 		__m256 in_w = _mm256_cmp_ps(_mm256_loadu_ps(s->min_w + j), limit, _CMP_LE_OQ);
@@ -38,21 +39,21 @@ __attribute__((target("avx2,fma"))) static int write_pairs_avx2(const kl_sap_ite
 		unsigned lanes = end - j < 8 ? (1u << (end - j)) - 1u : 0xffu;
 		unsigned inside = (unsigned)_mm256_movemask_ps(in_w) & lanes;
 		unsigned bits = (unsigned)_mm256_movemask_ps(m) & lanes;
-		*tests += __builtin_popcount(inside);
+		tested += __builtin_popcount(inside);
 		while (bits != 0)
 		{
 			int jj = j + __builtin_ctz(bits);
 			bits &= bits - 1u;
-			if (kl_sap_owns_pair(s, i, jj))
-			{
-				out[count++] = kl_sap_pair_key(s->id[i], s->id[jj]);
-			}
+			// Unconditional store, conditional advance: no branch on the rare repeat.
+			out[count] = kl_sap_pair_key(s->id[i], s->id[jj]);
+			count += kl_sap_owns_pair(s, i, jj) ? 1 : 0;
 		}
 		if (inside != 0xffu)
 		{
 			break;
 		}
 	}
+	*tests += tested;
 	return count;
 }
 #endif
@@ -116,7 +117,8 @@ static bool gather_found(kl_broadphase* bp, int parts)
 	{
 		if (bp->parts[p].failed)
 		{
-			return kl_fail(KL_ERR_OUT_OF_MEMORY, "out of memory in the broadphase sweep") == KL_OK;
+			kl_fail(KL_ERR_OUT_OF_MEMORY, "out of memory in the broadphase sweep");
+			return false;
 		}
 		total += bp->parts[p].found;
 		bp->stats.overlap_tests += bp->parts[p].tests;
@@ -202,10 +204,10 @@ static bool diff_set(kl_broadphase* bp)
 		int32_t b = (int32_t)(key & 0xffffffffu);
 		if (!any_requery(bp, key))
 		{
-			int32_t r = kl_pair_set_find(set, key);
-			if (r >= 0)
+			int32_t slot = kl_pair_set_find(set, key);
+			if (slot >= 0)
 			{
-				set->records[r].stamp = bp->epoch;
+				set->slots[slot].stamp = bp->epoch;
 				continue;
 			}
 			if (kl_aabb_overlap(kl_bp_old_box(bp, a), kl_bp_old_box(bp, b)))
@@ -218,12 +220,16 @@ static bool diff_set(kl_broadphase* bp)
 			return false;
 		}
 	}
-	for (int r = 0; r < set->record_count; ++r)
+	for (int i = 0; i < set->capacity; ++i)
 	{
-		kl_pair_record* rec = set->records + r;
-		if (rec->state == KL_PAIR_NORMAL && rec->stamp != bp->epoch &&
-			bp->info[rec->proxy[0]].home == KL_BP_HOME_MOVING && bp->info[rec->proxy[1]].home == KL_BP_HOME_MOVING &&
-			!kl_pair_set_remove(set, r))
+		const kl_pair_entry* e = set->slots + i;
+		if (e->key == KL_PAIR_EMPTY || e->state != KL_PAIR_NORMAL || e->stamp == bp->epoch)
+		{
+			continue;
+		}
+		bool moving = bp->info[e->key >> 32].home == KL_BP_HOME_MOVING &&
+					  bp->info[e->key & 0xffffffffu].home == KL_BP_HOME_MOVING;
+		if (moving && !kl_pair_set_remove(set, i, bp->pair_counts))
 		{
 			return false;
 		}
@@ -231,24 +237,89 @@ static bool diff_set(kl_broadphase* bp)
 	return true;
 }
 
+#if defined(KL_SAP_HAVE_GPU)
+// The device sorts and sweeps; its pairs go through the same sort as the CPU's. The sorted items
+// stay on the device: a query against the moving proxies builds them here if one is needed.
+static bool sweep_on_gpu(kl_broadphase* bp, bool* done)
+{
+	kl_sap_gpu_batch in;
+	*done = false;
+	if (!kl_sap_gpu_input(bp, &in))
+	{
+		return false;
+	}
+	kl_bp_parts_reset(bp, 1);
+	kl_bp_part* part = bp->parts;
+	int capacity = (int)(bp->last_mm_found + bp->last_mm_found / 4) + 1024;
+	for (int attempt = 0; attempt < 2; ++attempt)
+	{
+		if (!KL_ARRAY_RESERVE(part->scratch, part->scratch_capacity, capacity))
+		{
+			return false;
+		}
+		in.pairs = part->scratch;
+		in.pair_capacity = part->scratch_capacity;
+		if (!kl_sap_gpu_sweep(&in))
+		{
+			return true; // no device: the CPU sweeps
+		}
+		if (in.pair_count <= in.pair_capacity)
+		{
+			part->found = in.pair_count;
+			*done = true;
+			bp->stats.used_gpu = true;
+			return gather_found(bp, 1);
+		}
+		capacity = in.pair_count;
+	}
+	return true;
+}
+#endif
+
+bool kl_sap_sweep_all(kl_broadphase* bp)
+{
+	kl_sap_batch* batch = &bp->batch;
+	double t = kl_time_seconds();
+#if defined(KL_SAP_HAVE_GPU)
+	// Below a few ten thousand proxies the copies cost more than the CPU's sweep.
+	if (bp->def.use_gpu && bp->moving_count >= 16384)
+	{
+		bool done = false;
+		if (!sweep_on_gpu(bp, &done))
+		{
+			return false;
+		}
+		if (done)
+		{
+			bp->profile.sweep = kl_bp_lap(&t);
+			return true;
+		}
+	}
+#endif
+	if (!kl_sap_build_items(bp))
+	{
+		return false;
+	}
+	bp->profile.items = kl_bp_lap(&t);
+	sweep_task task = {bp, kl_bp_partition_count(bp, batch->item_count, 4096)};
+	kl_bp_parts_reset(bp, task.parts);
+	kl_bp_run(bp, sweep, task.parts, &task);
+	bp->profile.sweep = kl_bp_lap(&t);
+	return gather_found(bp, task.parts);
+}
+
 bool kl_sap_batch_update(kl_broadphase* bp)
 {
 	kl_sap_batch* batch = &bp->batch;
 	bool have_previous = batch->previous_valid;
 	batch->previous_valid = false;
-	if (!kl_sap_build_items(bp))
-	{
-		return false;
-	}
-	batch->valid = true;
 	bp->axes.valid = false;
-	sweep_task t = {bp, kl_bp_partition_count(bp, batch->item_count, 4096)};
-	kl_bp_parts_reset(bp, t.parts);
-	kl_bp_run(bp, sweep, t.parts, &t);
-	if (!gather_found(bp, t.parts) || !(have_previous ? diff_lists(bp) : diff_set(bp)))
+	double t = kl_time_seconds();
+	if (!kl_sap_sweep_all(bp) || !(have_previous ? diff_lists(bp) : diff_set(bp)))
 	{
 		return false;
 	}
+	bp->profile.diff = kl_bp_lap(&t) - bp->profile.items - bp->profile.sweep;
 	// This update's list is the next one's previous list.
 	uint64_t* list = batch->previous;
 	int capacity = batch->previous_capacity;
@@ -261,8 +332,11 @@ bool kl_sap_batch_update(kl_broadphase* bp)
 	return true;
 }
 
+// Nanoseconds of this machine, roughly (AVX2 sweep; scalar costs more per item); only the
+// comparison with kl_sap_incremental_cost matters. Before the first sweep, 1.5 pairs per proxy.
 double kl_sap_batch_cost(const kl_broadphase* bp)
 {
 	double m = (double)bp->moving_count + bp->plan.fresh;
-	return m * 180.0 + (double)bp->last_mm_found * 40.0;
+	double found = bp->last_mm_found > 0 ? (double)bp->last_mm_found : 1.5 * m;
+	return m * (bp->simd == KL_SIMD_AVX2 ? 55.0 : 80.0) + found * 22.0;
 }

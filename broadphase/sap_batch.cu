@@ -59,6 +59,7 @@ struct workspace
 	size_t size[slot_count];
 	cudaStream_t stream;
 	bool started;
+	bool no_device; ///< the stream could not be created: no driver or device, do not try again
 };
 
 std::mutex s_mutex;
@@ -88,9 +89,8 @@ int blocks_for(int n)
 	return (n + kBlock - 1) / kBlock;
 }
 
-// The per-proxy bounds in sweep axes, in sorted order. The cell flag and the first cell (corner)
-// are those sap_batch.c's fill_sorted derives from the box's cell range, with the same
-// kl_sap_cell_coord.
+// Step 2 of sap_kernels.h's recipe: the bounds in sweep axes in sorted order, with the cell flag
+// and the corner from the box's cell range.
 __global__ void gather_kernel(const uint64_t* keys, const int32_t* source, int n, const float* lower_w,
 							  const float* upper_w, const float* lower_u, const float* upper_u, const float* lower_v,
 							  const float* upper_v, const int32_t* proxy_id, kl_sap_grid g, float* min_w, float* max_w,
@@ -110,13 +110,9 @@ __global__ void gather_kernel(const uint64_t* keys, const int32_t* source, int n
 	min_v[i] = lower_v[p];
 	max_v[i] = upper_v[p];
 	id[i] = proxy_id[p];
-	int u0 = kl_sap_cell_coord(lower_u[p], g.origin_u, g.scale_u, g.count_u);
-	int u1 = kl_sap_cell_coord(upper_u[p], g.origin_u, g.scale_u, g.count_u);
-	int v0 = kl_sap_cell_coord(lower_v[p], g.origin_v, g.scale_v, g.count_v);
-	int v1 = kl_sap_cell_coord(upper_v[p], g.origin_v, g.scale_v, g.count_v);
-	bool multi = u1 > u0 || v1 > v0;
-	cell[i] = static_cast<uint32_t>(keys[i] >> 32) | (multi ? KL_SAP_MULTI_CELL : 0u);
-	corner[i] = static_cast<uint32_t>(u0) << 16 | static_cast<uint32_t>(v0);
+	uint32_t r = kl_sap_range(&g, lower_u[p], upper_u[p], lower_v[p], upper_v[p]);
+	cell[i] = kl_sap_item_cell(static_cast<uint32_t>(keys[i] >> 32), r);
+	corner[i] = kl_sap_item_corner(r);
 }
 
 // Cells without items get no entry: the kernels only read the end of an item's own cell.
@@ -172,10 +168,15 @@ bool upload(void* device, const void* host, size_t bytes)
 // The body of kl_sap_gpu_sweep, under the mutex. False on any CUDA error.
 bool sweep(kl_sap_gpu_batch* batch)
 {
+	if (s_work.no_device)
+	{
+		return false;
+	}
 	if (!s_work.started)
 	{
 		if (cudaStreamCreateWithFlags(&s_work.stream, cudaStreamNonBlocking) != cudaSuccess)
 		{
+			s_work.no_device = true;
 			return false;
 		}
 		s_work.started = true;

@@ -358,6 +358,27 @@ static void refresh_extents(kl_broadphase* bp)
 	memcpy(bp->max_extent, e, sizeof(e));
 }
 
+// Many re-evaluated proxies (the first update, a wave of wake-ups): one sweep of the batch path
+// finds all their moving pairs at once.
+static bool requery_by_sweep(kl_broadphase* bp)
+{
+	if (!kl_sap_sweep_all(bp))
+	{
+		return false;
+	}
+	const kl_sap_batch* batch = &bp->batch;
+	for (int i = 0; i < batch->found_count; ++i)
+	{
+		uint64_t key = batch->found[i];
+		uint8_t flags = bp->info[key >> 32].flags | bp->info[key & 0xffffffffu].flags;
+		if ((flags & KL_BP_REQUERY) != 0 && !kl_bp_begin_pair(bp, key))
+		{
+			return false;
+		}
+	}
+	return true;
+}
+
 // Pairs of the re-evaluated moving proxies with the other moving ones. A pair of two re-evaluated
 // proxies is taken by the one with the larger id.
 static bool requery_pairs(kl_broadphase* bp)
@@ -365,6 +386,10 @@ static bool requery_pairs(kl_broadphase* bp)
 	if (bp->requery.count == 0)
 	{
 		return true;
+	}
+	if (bp->requery.count > 64 && bp->requery.count > bp->moving_count / 16)
+	{
+		return requery_by_sweep(bp);
 	}
 	refresh_extents(bp);
 	for (int r = 0; r < bp->requery.count; ++r)
@@ -405,31 +430,29 @@ double kl_sap_incremental_cost(const kl_broadphase* bp)
 {
 	const kl_bp_plan* plan = &bp->plan;
 	double m = (double)bp->moving_count + plan->fresh;
-	double endpoints = 2.0 * m;
-	double cost = 3.0 * endpoints * 1.2; // the pass reads every endpoint
+	double cost = 6.0 * m * 1.2; // the pass reads every endpoint
 	double swaps = 0.0;
 	for (int a = 0; a < 3; ++a)
 	{
 		swaps += bp->swaps_per_length[a] * plan->disp[a];
 	}
-	cost += swaps * 4.0;
-	// Entering proxies: sort and merge, then a query whose range holds about the endpoints
-	// within one extent.
+	cost += swaps * 7.0; // a swap, and a box test for about half of them
+	// Entering proxies: sorted and merged, then a query each, whose range holds about the
+	// endpoints within two extents on its best axis.
 	int entering = plan->fresh + plan->far;
 	if (entering > 0)
 	{
-		cost += 3.0 * endpoints * 0.8 + entering * 150.0;
 		double per_query = 0.0;
 		for (int a = 0; a < 3; ++a)
 		{
 			double q = bp->swaps_per_length[a] * 2.0 * bp->max_extent[a];
 			per_query = a == 0 || q < per_query ? q : per_query;
 		}
-		cost += (plan->requery + plan->far) * per_query * 3.0;
+		cost += 6.0 * m * 0.8 + entering * (300.0 + 3.0 * per_query);
 	}
 	if (!bp->axes.valid)
 	{
-		cost += 3.0 * endpoints * 14.0; // three sorts from scratch
+		cost += 45.0 * m / 4.0; // three sorts from scratch, paid back over a few updates
 	}
 	return cost;
 }

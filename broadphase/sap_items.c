@@ -26,6 +26,8 @@ void kl_sap_batch_destroy(kl_sap_batch* batch)
 	kl_free(batch->range);
 	kl_free(batch->found);
 	kl_free(batch->previous);
+	kl_free(batch->gpu_source);
+	kl_free(batch->gpu_bounds);
 	memset(batch, 0, sizeof(*batch));
 }
 
@@ -61,11 +63,6 @@ static float* sorted_array(const kl_sap_batch* batch, int k)
 	return batch->sorted + (size_t)k * (size_t)(batch->item_capacity + PAD);
 }
 
-static int range_size(uint32_t r)
-{
-	return (int)(((r >> 8 & 0xffu) - (r & 0xffu) + 1u) * ((r >> 24) - (r >> 16 & 0xffu) + 1u));
-}
-
 // Cells of every box, items per cell and where each cell's items start. False on OOM or overflow.
 static bool count_items(kl_broadphase* bp)
 {
@@ -81,16 +78,13 @@ static bool count_items(kl_broadphase* bp)
 	int32_t* begin = batch->cells + cells;
 	int32_t* cursor = batch->cells + 2 * cells;
 	memset(cursor, 0, (size_t)cells * sizeof(int32_t));
-	int w = batch->axis[0];
 	int count_v = batch->grid.count_v;
 	int64_t total = 0;
-	double extent = 0.0;
 	for (int i = 0; i < n; ++i)
 	{
-		const kl_aabb* b = bp->moving_boxes + i;
-		uint32_t r = kl_sap_cell_range(batch, b);
+		uint32_t r = kl_sap_cell_range(batch, bp->moving_boxes + i);
 		batch->range[i] = r;
-		total += range_size(r);
+		total += kl_sap_range_size(r);
 		for (uint32_t cu = r & 0xffu; cu <= (r >> 8 & 0xffu); ++cu)
 		{
 			for (uint32_t cv = r >> 16 & 0xffu; cv <= r >> 24; ++cv)
@@ -98,10 +92,8 @@ static bool count_items(kl_broadphase* bp)
 				cursor[cu * (uint32_t)count_v + cv]++;
 			}
 		}
-		double e = (double)b->upper.raw[w] - (double)b->lower.raw[w];
-		extent = e > extent ? e : extent;
 	}
-	batch->max_extent_w = extent * (1.0 + 1.0e-12);
+	batch->max_extent_w = -1.0; // measured by the first query
 	if (total > INT32_MAX / 8)
 	{
 		kl_fail(KL_ERR_LIMIT, "too many broadphase items");
@@ -140,15 +132,77 @@ static void bucket_items(kl_broadphase* bp)
 	}
 }
 
-// A cell's bucket in (min on w, slot) order: usually nearly sorted already (slots follow the last
-// sort), when insertion sort is cheapest; radix sort otherwise.
+// Merges the sorted runs [a, b) and [b, c) of src into dst.
+static void merge_runs(const uint64_t* src, uint64_t* dst, int a, int b, int c)
+{
+	int i = a, j = b, k = a;
+	while (i < b && j < c)
+	{
+		dst[k++] = src[j] < src[i] ? src[j++] : src[i++];
+	}
+	while (i < b)
+	{
+		dst[k++] = src[i++];
+	}
+	while (j < c)
+	{
+		dst[k++] = src[j++];
+	}
+}
+
+// Natural merge sort for a bucket made of a few sorted runs. False when it has too many runs.
+static bool merge_sort_runs(uint64_t* keys, uint64_t* scratch, int n)
+{
+	int starts[17];
+	int runs = 0;
+	for (int i = 0; i < n; ++i)
+	{
+		if (i == 0 || keys[i] < keys[i - 1])
+		{
+			if (runs == 16)
+			{
+				return false;
+			}
+			starts[runs++] = i;
+		}
+	}
+	starts[runs] = n;
+	uint64_t* src = keys;
+	uint64_t* dst = scratch;
+	while (runs > 1)
+	{
+		int merged = 0;
+		for (int r = 0; r < runs; r += 2)
+		{
+			if (r + 1 < runs)
+			{
+				merge_runs(src, dst, starts[r], starts[r + 1], starts[r + 2]);
+			}
+			else
+			{
+				memcpy(dst + starts[r], src + starts[r], (size_t)(starts[r + 1] - starts[r]) * sizeof(uint64_t));
+			}
+			starts[merged++] = starts[r];
+		}
+		starts[merged] = n;
+		runs = merged;
+		uint64_t* t = src;
+		src = dst;
+		dst = t;
+	}
+	if (src != keys)
+	{
+		memcpy(keys, src, (size_t)n * sizeof(uint64_t));
+	}
+	return true;
+}
+
+// A cell's bucket in (min on w, slot) order. Slots follow the last sort, so a bucket is usually a
+// few sorted runs (its own boxes, and those reaching in from the cells before it): merged. Radix
+// sort otherwise.
 static bool sort_cell(uint64_t* keys, uint64_t* scratch, int n)
 {
-	if (kl_insertion_sort_budget(keys, n, 4 * (int64_t)n + 64))
-	{
-		return true;
-	}
-	return kl_radix_sort(keys, NULL, scratch, NULL, n, 32, 32);
+	return merge_sort_runs(keys, scratch, n) || kl_radix_sort(keys, NULL, scratch, NULL, n, 32, 32);
 }
 
 static void fill_cell(kl_broadphase* bp, int c)
@@ -175,8 +229,8 @@ static void fill_cell(kl_broadphase* bp, int c)
 		max_v[k] = b->upper.raw[v];
 		uint32_t r = batch->range[src];
 		batch->id[k] = bp->moving_ids[src];
-		batch->cell[k] = (uint32_t)c | (range_size(r) > 1 ? KL_SAP_MULTI_CELL : 0u);
-		batch->corner[k] = (r & 0xffu) << 16 | (r >> 16 & 0xffu);
+		batch->cell[k] = kl_sap_item_cell((uint32_t)c, r);
+		batch->corner[k] = kl_sap_item_corner(r);
 	}
 }
 
@@ -297,13 +351,59 @@ bool kl_sap_build_items(kl_broadphase* bp)
 		}
 	}
 	finish_items(batch);
-	if (++batch->renumber_age >= 8)
+	batch->valid = true;
+	// Right away, then now and then: the order decays only as proxies move between cells.
+	if (batch->renumber_age-- <= 0)
 	{
-		batch->renumber_age = 0;
+		batch->renumber_age = 16;
 		return renumber_slots(bp);
 	}
 	return true;
 }
+
+#if defined(KL_SAP_HAVE_GPU)
+bool kl_sap_gpu_input(kl_broadphase* bp, kl_sap_gpu_batch* in)
+{
+	kl_sap_batch* batch = &bp->batch;
+	int n = bp->moving_count;
+	if (!kl_sap_update_layout(bp) || !count_items(bp) ||
+		!KL_ARRAY_RESERVE(batch->gpu_source, batch->gpu_source_capacity, batch->item_count + 1) ||
+		!KL_ARRAY_RESERVE(batch->gpu_bounds, batch->gpu_bounds_capacity, 6 * n + 1))
+	{
+		return false;
+	}
+	int w = batch->axis[0];
+	uint32_t count_v = (uint32_t)batch->grid.count_v;
+	int k = 0;
+	for (int i = 0; i < n; ++i)
+	{
+		const kl_aabb* b = bp->moving_boxes + i;
+		for (int a = 0; a < 3; ++a)
+		{
+			batch->gpu_bounds[(size_t)a * n + i] = b->lower.raw[a];
+			batch->gpu_bounds[(size_t)(3 + a) * n + i] = b->upper.raw[a];
+		}
+		uint32_t r = batch->range[i];
+		uint64_t key = kl_sap_float_key(b->lower.raw[w]);
+		for (uint32_t cu = r & 0xffu; cu <= (r >> 8 & 0xffu); ++cu)
+		{
+			for (uint32_t cv = r >> 16 & 0xffu; cv <= r >> 24; ++cv)
+			{
+				batch->keys[k] = (uint64_t)(cu * count_v + cv) << 32 | key;
+				batch->gpu_source[k++] = i;
+			}
+		}
+	}
+	*in = (kl_sap_gpu_batch){batch->keys, batch->gpu_source, k,		 {0},			{0}, bp->moving_ids,
+							 n,			  batch->axis[0],	 batch->axis[1], batch->axis[2], batch->grid, NULL, 0, 0};
+	for (int a = 0; a < 3; ++a)
+	{
+		in->lower[a] = batch->gpu_bounds + (size_t)a * n;
+		in->upper[a] = batch->gpu_bounds + (size_t)(3 + a) * n;
+	}
+	return true;
+}
+#endif
 
 // ---------------------------------------------------------------------------------------------
 // Queries against this update's sorted items
@@ -349,13 +449,24 @@ static bool query_cell(kl_broadphase* bp, const kl_aabb* box, int c, float low, 
 
 bool kl_sap_batch_query(kl_broadphase* bp, const kl_aabb* box, kl_id_list* out, int64_t* tests)
 {
-	const kl_sap_batch* batch = &bp->batch;
+	kl_sap_batch* batch = &bp->batch;
 	if (batch->items.count == 0)
 	{
 		return true;
 	}
 	// Items whose w-interval can reach box start at most the largest extent below it.
 	int w = batch->axis[0];
+	if (batch->max_extent_w < 0.0)
+	{
+		double extent = 0.0;
+		for (int i = 0; i < bp->moving_count; ++i)
+		{
+			const kl_aabb* b = bp->moving_boxes + i;
+			double e = (double)b->upper.raw[w] - (double)b->lower.raw[w];
+			extent = e > extent ? e : extent;
+		}
+		batch->max_extent_w = extent * (1.0 + 1.0e-12);
+	}
 	double reach = (double)box->lower.raw[w] - batch->max_extent_w;
 	reach -= (fabs((double)box->lower.raw[w]) + batch->max_extent_w) * 1.0e-12;
 	float low = reach < -(double)FLT_MAX ? -FLT_MAX : (float)reach;

@@ -99,6 +99,34 @@ KL_HD static inline int kl_sap_cell_coord(float x, float origin, float scale, in
 	return (int)t;
 }
 
+/// A box's cell range, packed a byte each: u from, u to, v from, v to (grids are at most 64 x 64).
+KL_HD static inline uint32_t kl_sap_range(const kl_sap_grid* g, float min_u, float max_u, float min_v, float max_v)
+{
+	uint32_t u0 = (uint32_t)kl_sap_cell_coord(min_u, g->origin_u, g->scale_u, g->count_u);
+	uint32_t u1 = (uint32_t)kl_sap_cell_coord(max_u, g->origin_u, g->scale_u, g->count_u);
+	uint32_t v0 = (uint32_t)kl_sap_cell_coord(min_v, g->origin_v, g->scale_v, g->count_v);
+	uint32_t v1 = (uint32_t)kl_sap_cell_coord(max_v, g->origin_v, g->scale_v, g->count_v);
+	return u0 | u1 << 8 | v0 << 16 | v1 << 24;
+}
+
+/// Cells in a packed range.
+KL_HD static inline int kl_sap_range_size(uint32_t r)
+{
+	return (int)(((r >> 8 & 0xffu) - (r & 0xffu) + 1u) * ((r >> 24) - (r >> 16 & 0xffu) + 1u));
+}
+
+/// kl_sap_items.cell of an item in cell c of a box with range r.
+KL_HD static inline uint32_t kl_sap_item_cell(uint32_t c, uint32_t r)
+{
+	return c | (kl_sap_range_size(r) > 1 ? KL_SAP_MULTI_CELL : 0u);
+}
+
+/// kl_sap_items.corner of a box with range r.
+KL_HD static inline uint32_t kl_sap_item_corner(uint32_t r)
+{
+	return (r & 0xffu) << 16 | (r >> 16 & 0xffu);
+}
+
 /// One past the last item j > i of i's cell with min_w[j] <= max_w[i]: the range item i sweeps.
 /// A few steps linearly (the usual run is short), then galloping and bisection (a huge box costs a
 /// logarithm).
@@ -196,27 +224,34 @@ KL_HD static inline int kl_sap_write_pairs(const kl_sap_items* s, int i, uint64_
 }
 
 // ---------------------------------------------------------------------------------------------
-// GPU entry point, implemented by the CUDA glue in broadphase/*.cu (only called when that file is
-// built: sap_batch.c sees KL_SAP_HAVE_GPU). The CPU hands over the items expanded into cells but
-// unsorted; the device sorts them by key (stable), gathers the sorted arrays, counts the pairs of
-// every item (kl_sap_count_pairs), scans the counts and writes them (kl_sap_write_pairs).
+// GPU entry point, implemented by the CUDA glue (broadphase/sap_batch.cu); sap_batch.c calls it
+// when def.use_gpu is set and the build has that file (KL_SAP_HAVE_GPU, see CMakeLists.txt).
+//
+// The CPU hands over the items, one per (moving proxy, cell its box touches), unsorted. The device:
+//  1. sorts keys with source, stably;
+//  2. gathers kl_sap_items in sorted order: for item k with p = source[k], min_w = lower[axis_w][p],
+//     max_w = upper[axis_w][p] (likewise u, v), id = id[p]; with r = kl_sap_range(&grid, min_u,
+//     max_u, min_v, max_v) of the box, cell = kl_sap_item_cell(key >> 32, r) and corner =
+//     kl_sap_item_corner(r); cell_end[c] = one past the last item of cell c;
+//  3. counts the pairs of every item (kl_sap_count_pairs), scans the counts and writes the pairs
+//     (kl_sap_write_pairs) in sorted item order, and copies them back.
 
 typedef struct kl_sap_gpu_batch
 {
 	// Input, host memory.
-	const uint64_t* keys;	/// per expanded item: ((uint64_t)cell << 32) | kl_sap_float_key(min on w)
-	const int32_t* source;	/// per expanded item: its index into the per-proxy arrays below
-	int item_count;			/// expanded items
-	const float* lower[3];	/// per proxy, world axes x, y, z
+	const uint64_t* keys;  ///< per item: (uint64_t)cell << 32 | kl_sap_float_key(min of its box on w)
+	const int32_t* source; ///< per item: its proxy's index in the arrays below
+	int item_count;
+	const float* lower[3]; ///< per proxy, on the world axes x, y, z
 	const float* upper[3];
-	const int32_t* id;
+	const int32_t* id; ///< per proxy: what the pair keys are made of
 	int proxy_count;
-	int axis_w; /// sweep axis; u and v are the other two, in increasing order
+	int axis_w; ///< the swept axis; u and v are the other two (grid axes)
 	int axis_u;
 	int axis_v;
 	kl_sap_grid grid;
-	// Output, host memory: pairs in sorted item order, then by j.
-	uint64_t* pairs;
+	// Output, host memory.
+	uint64_t* pairs; ///< kl_sap_pair_key of every pair
 	int pair_capacity;
 	int pair_count; ///< set by the call; when above pair_capacity nothing was written: call again
 } kl_sap_gpu_batch;

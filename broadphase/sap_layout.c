@@ -168,11 +168,6 @@ bool kl_sap_update_layout(kl_broadphase* bp)
 
 uint32_t kl_sap_cell_range(const kl_sap_batch* batch, const kl_aabb* box)
 {
-	const kl_sap_grid* g = &batch->grid;
 	int u = batch->axis[1], v = batch->axis[2];
-	uint32_t u0 = (uint32_t)kl_sap_cell_coord(box->lower.raw[u], g->origin_u, g->scale_u, g->count_u);
-	uint32_t u1 = (uint32_t)kl_sap_cell_coord(box->upper.raw[u], g->origin_u, g->scale_u, g->count_u);
-	uint32_t v0 = (uint32_t)kl_sap_cell_coord(box->lower.raw[v], g->origin_v, g->scale_v, g->count_v);
-	uint32_t v1 = (uint32_t)kl_sap_cell_coord(box->upper.raw[v], g->origin_v, g->scale_v, g->count_v);
-	return u0 | u1 << 8 | v0 << 16 | v1 << 24;
+	return kl_sap_range(&batch->grid, box->lower.raw[u], box->upper.raw[u], box->lower.raw[v], box->upper.raw[v]);
 }

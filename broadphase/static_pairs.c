@@ -311,6 +311,12 @@ bool kl_static_pairs_update(kl_broadphase* bp)
 		return false;
 	}
 	int statics = bp->requery_static.count;
+	// Queries against the moving proxies need their sorted endpoints or sorted items (a GPU
+	// sweep leaves neither on the CPU).
+	if (statics > 0 && !bp->axes.valid && !bp->batch.valid && !kl_sap_build_items(bp))
+	{
+		return false;
+	}
 	// Many re-evaluated statics (a level loads, an island falls asleep): the moving proxies query
 	// the trees instead, keeping the statics that are flagged.
 	if (statics > 4 * bp->moving_count)
