@@ -48,7 +48,6 @@ enum
 };
 
 #define KL_BP_STATIC_LEVELS 4 // leaves per level up to 256 * 128^l; the last one unbounded
-#define KL_BP_MAX_PARTS 64
 
 typedef struct kl_bp_info
 {
@@ -222,7 +221,10 @@ struct kl_broadphase
 	kl_pair_set pairs;
 	uint32_t epoch;
 
-	kl_bp_part parts[KL_BP_MAX_PARTS];
+	// Partitions of parallel stages: 1 (serial) or def.worker_count, as the world's pool runs.
+	kl_bp_part* parts; ///< max(worker_count, 3): the incremental pass keeps one per axis
+	int part_count;
+	int* part_first; ///< part_count + 1: first cell of each partition of the batch items
 
 	// Events of the last update, sorted user pairs.
 	kl_pair* begin;
@@ -293,9 +295,11 @@ bool kl_bp_make_events(kl_broadphase* bp);
 /// Room for sorting count keys in sort_keys.
 bool kl_bp_reserve_sort(kl_broadphase* bp, int count);
 
-/// Runs task over partition_count partitions with the def's parallel callback (serially without).
+/// Runs task over partition_count partitions: 1 runs it here, otherwise partition_count is
+/// def.worker_count and the def's parallel callback runs them (the world's pool runs exactly that
+/// many partitions, whatever it is asked).
 void kl_bp_run(kl_broadphase* bp, kl_task_fn* task, int partition_count, void* context);
-/// Partitions for parallel work on count items: 1 for small counts.
+/// Partitions for parallel work on count items: def.worker_count, or 1 for small counts.
 int kl_bp_partition_count(const kl_broadphase* bp, int count, int min_per_part);
 
 bool kl_bp_part_push(uint64_t** list, int* count, int* capacity, uint64_t key);

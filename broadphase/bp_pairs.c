@@ -14,17 +14,13 @@
 
 void kl_bp_run(kl_broadphase* bp, kl_task_fn* task, int partition_count, void* context)
 {
-	if (partition_count <= 0)
-	{
-		return;
-	}
-	if (bp->def.parallel != NULL && partition_count > 1)
+	if (partition_count > 1)
 	{
 		bp->def.parallel(task, partition_count, context, bp->def.parallel_context);
 	}
 	else
 	{
-		task(0, partition_count, 0, context);
+		task(0, 1, 0, context);
 	}
 }
 
@@ -34,12 +30,8 @@ int kl_bp_partition_count(const kl_broadphase* bp, int count, int min_per_part)
 	{
 		return 1;
 	}
-	// A few partitions per worker even out uneven work; the results never depend on the count.
-	int parts = 4 * bp->def.worker_count;
-	int most = bp->small_partitions ? count : count / (min_per_part > 0 ? min_per_part : 1);
-	parts = parts < most ? parts : most;
-	parts = parts < KL_BP_MAX_PARTS ? parts : KL_BP_MAX_PARTS;
-	return parts > 1 ? parts : 1;
+	bool worth_it = bp->small_partitions || count >= 2 * min_per_part;
+	return worth_it ? bp->def.worker_count : 1;
 }
 
 bool kl_bp_part_push(uint64_t** list, int* count, int* capacity, uint64_t key)

@@ -30,9 +30,14 @@ kl_broadphase* kl_broadphase_create(const kl_broadphase_def* def)
 	}
 	bp->simd = kl_simd_level_get();
 	bp->axes.valid = true; // empty arrays are sorted
+	bp->part_count = bp->def.worker_count > 3 ? bp->def.worker_count : 3;
+	bp->parts = kl_alloc_zero((size_t)bp->part_count, sizeof(kl_bp_part));
+	bp->part_first = kl_alloc_zero((size_t)bp->part_count + 1, sizeof(int));
 	bp->cache = kl_alloc_zero(1, sizeof(struct kl_bp_cache));
-	if (bp->cache == NULL || !kl_pair_set_init(&bp->pairs))
+	if (bp->parts == NULL || bp->part_first == NULL || bp->cache == NULL || !kl_pair_set_init(&bp->pairs))
 	{
+		kl_free(bp->parts);
+		kl_free(bp->part_first);
 		kl_free(bp->cache);
 		kl_free(bp);
 		return NULL;
@@ -72,13 +77,15 @@ void kl_broadphase_destroy(kl_broadphase* bp)
 	kl_sap_batch_destroy(&bp->batch);
 	kl_static_trees_destroy(bp);
 	kl_pair_set_destroy(&bp->pairs);
-	for (int p = 0; p < KL_BP_MAX_PARTS; ++p)
+	for (int p = 0; p < bp->part_count; ++p)
 	{
 		kl_free(bp->parts[p].begin);
 		kl_free(bp->parts[p].end);
 		kl_free(bp->parts[p].scratch);
 		free_list(&bp->parts[p].hits);
 	}
+	kl_free(bp->parts);
+	kl_free(bp->part_first);
 	kl_free(bp->begin);
 	kl_free(bp->end);
 	kl_free(bp->event_scratch);

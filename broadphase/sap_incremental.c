@@ -167,17 +167,22 @@ static int sort_axis(kl_broadphase* bp, int axis, int n, kl_bp_part* part)
 typedef struct sort_task
 {
 	kl_broadphase* bp;
+	int parts;
 	int count;	 ///< endpoints per axis before the pass
 	int kept[3]; ///< after
 } sort_task;
 
+// Partition p sorts the axes p, p + parts, ... (each axis has its own candidate lists).
 static void sort_axes(int start, int end, int worker, void* context)
 {
 	(void)worker;
 	sort_task* t = context;
-	for (int a = start; a < end; ++a)
+	for (int p = start; p < end; ++p)
 	{
-		t->kept[a] = sort_axis(t->bp, a, t->count, t->bp->parts + a);
+		for (int a = p; a < 3; a += t->parts)
+		{
+			t->kept[a] = sort_axis(t->bp, a, t->count, t->bp->parts + a);
+		}
 	}
 }
 
@@ -198,20 +203,13 @@ static void calibrate(kl_broadphase* bp)
 	bp->swaps_calibrated = bp->swaps_calibrated || bp->plan.moved >= 16;
 }
 
-// The three axes are independent: one partition each. Their candidates are merged, sorted and
+// The three axes are independent: they are spread over the partitions. Their candidates are merged, sorted and
 // made unique (a pair can cross on several axes), so the outcome does not depend on the order.
 static bool sort_pass(kl_broadphase* bp)
 {
-	sort_task t = {bp, bp->axes.count, {0, 0, 0}};
+	sort_task t = {bp, kl_bp_partition_count(bp, bp->axes.count, 2048), bp->axes.count, {0, 0, 0}};
 	kl_bp_parts_reset(bp, 3);
-	if (bp->axes.count > 4096 || bp->small_partitions)
-	{
-		kl_bp_run(bp, sort_axes, 3, &t);
-	}
-	else
-	{
-		sort_axes(0, 3, 0, &t);
-	}
+	kl_bp_run(bp, sort_axes, t.parts, &t);
 	bp->axes.count = t.kept[0];
 	calibrate(bp);
 	bool ok = true;

@@ -238,7 +238,7 @@ typedef struct cell_task
 {
 	kl_broadphase* bp;
 	int parts;
-	int first[KL_BP_MAX_PARTS + 1]; ///< cells of partition p: [first[p], first[p + 1])
+	int* first; ///< cells of partition p: [first[p], first[p + 1])
 } cell_task;
 
 static void sort_and_fill(int start, int end, int worker, void* context)
@@ -339,7 +339,7 @@ bool kl_sap_build_items(kl_broadphase* bp)
 		return false;
 	}
 	bucket_items(bp);
-	cell_task t = {bp, kl_bp_partition_count(bp, batch->item_count, 16384), {0}};
+	cell_task t = {bp, kl_bp_partition_count(bp, batch->item_count, 16384), bp->part_first};
 	split_cells(batch, &t);
 	kl_bp_parts_reset(bp, t.parts);
 	kl_bp_run(bp, sort_and_fill, t.parts, &t);

@@ -112,6 +112,9 @@ static bool filter(int32_t a, int32_t b, void* context)
 static void fake_parallel(kl_task_fn* task, int count, void* task_context, void* context)
 {
 	(void)context;
+	// The world's pool runs worker_count partitions whatever it is asked: the broadphase must ask
+	// for exactly that many.
+	assert_int_equal(count, 3);
 	// Backwards, in ranges of one or two partitions, with varying worker ids.
 	for (int p = count; p > 0;)
 	{
@@ -708,6 +711,40 @@ static void test_static_grid(void** state)
 	}
 }
 
+// Pairs and events are sorted by signed user values.
+static void test_negative_users(void** state)
+{
+	(void)state;
+	kl_broadphase* bp = kl_broadphase_create(NULL);
+	int32_t users[] = {7, -3, 2147483647, -2147483647 - 1, 0};
+	int32_t proxies[5];
+	for (int i = 0; i < 5; ++i)
+	{
+		proxies[i] = kl_broadphase_create_proxy(bp, make_box(0, 0, 0, 1, 1, 1), KL_PROXY_MOVING, users[i]);
+	}
+	assert_int_equal(kl_broadphase_update(bp), KL_OK);
+	int count = 0;
+	const kl_pair* pairs = kl_broadphase_get_pairs(bp, &count);
+	assert_int_equal(count, 10);
+	for (int i = 0; i < count; ++i)
+	{
+		assert_true(pairs[i].user_a < pairs[i].user_b);
+		assert_true(i == 0 || pairs[i - 1].user_a < pairs[i].user_a ||
+					(pairs[i - 1].user_a == pairs[i].user_a && pairs[i - 1].user_b < pairs[i].user_b));
+	}
+	assert_int_equal(pairs[0].user_a, INT32_MIN);
+	assert_int_equal(pairs[0].user_b, -3);
+	assert_int_equal(kl_broadphase_destroy_proxy(bp, proxies[1]), KL_OK);
+	assert_int_equal(kl_broadphase_update(bp), KL_OK);
+	kl_broadphase_events ev = kl_broadphase_get_events(bp);
+	assert_int_equal(ev.end_count, 4);
+	assert_int_equal(ev.end[0].user_a, INT32_MIN);
+	assert_int_equal(ev.end[0].user_b, -3);
+	assert_int_equal(ev.end[3].user_a, -3);
+	assert_int_equal(ev.end[3].user_b, INT32_MAX);
+	kl_broadphase_destroy(bp);
+}
+
 // The sortable float keys of the kernels keep float order, with -0 equal to +0.
 static void test_float_keys(void** state)
 {
@@ -734,6 +771,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_float_keys),
 		cmocka_unit_test(test_invalid_bounds),
+		cmocka_unit_test(test_negative_users),
 		cmocka_unit_test(test_lattice_mixed),
 		cmocka_unit_test(test_huge_coordinates),
 		cmocka_unit_test(test_dense_moving),
