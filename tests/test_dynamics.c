@@ -276,13 +276,14 @@ static uint32_t run_scene(int workers, bool user_tasks)
 	}
 	kl_world_id world = kl_create_world(&def);
 	uint32_t seed = 12345u;
-	for (int i = 0; i < 500; ++i)
+	// More bodies than the stage threshold for going parallel, so the workers really run.
+	for (int i = 0; i < 1500; ++i)
 	{
 		seed = seed * 1664525u + 1013904223u;
 		float r = (float)(seed >> 8) / 16777216.0f;
 		kl_body_def bd = kl_default_body_def();
 		bd.type = i % 7 == 0 ? KL_BODY_KINEMATIC : KL_BODY_DYNAMIC;
-		bd.position = kl_vec3((float)(i % 20), (float)(i / 20), 10.0f * r);
+		bd.position = kl_vec3((float)(i % 40), (float)(i / 40), 10.0f * r);
 		bd.angular_velocity = kl_vec3(3.0f * r, 1.0f - r, 2.0f);
 		bd.linear_damping = 0.1f * r;
 		kl_body_id body = kl_create_body(world, &bd);

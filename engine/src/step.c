@@ -16,6 +16,22 @@ typedef struct kl_stage_context
 	float h;
 } kl_stage_context;
 
+/// Below this many awake bodies a stage runs all its partitions on the calling thread: waking the
+/// workers costs more than the work. Partitions are the same either way, so results do not change.
+#define KL_MIN_PARALLEL_BODIES 512
+
+static void run_body_stage(kl_world* world, kl_task_fn* task, kl_stage_context* c)
+{
+	if (world->awake_count < KL_MIN_PARALLEL_BODIES)
+	{
+		task(0, world->worker_count, 0, c);
+	}
+	else
+	{
+		kl_world_parallel_for(world, task, c);
+	}
+}
+
 /// Partition `part` of the awake list.
 static void body_range(const kl_world* world, int part, int* begin, int* end)
 {
@@ -41,7 +57,7 @@ static void prepare_task(int start, int end, int worker, void* context)
 void kl_step_prepare(kl_world* world)
 {
 	kl_stage_context c = {world, 0.0f};
-	kl_world_parallel_for(world, prepare_task, &c);
+	run_body_stage(world, prepare_task, &c);
 	world->move_event_count = 0;
 	world->contact_begin_count = 0;
 	world->contact_end_count = 0;
@@ -80,9 +96,9 @@ void kl_step_solve(kl_world* world, float dt, int substeps)
 	for (int k = 0; k < substeps; ++k)
 	{
 		double t0 = kl_time_seconds();
-		kl_world_parallel_for(world, integrate_velocities_task, &c);
+		run_body_stage(world, integrate_velocities_task, &c);
 		double t1 = kl_time_seconds();
-		kl_world_parallel_for(world, integrate_positions_task, &c);
+		run_body_stage(world, integrate_positions_task, &c);
 		double t2 = kl_time_seconds();
 		velocities += t1 - t0;
 		positions += t2 - t1;
@@ -145,7 +161,7 @@ static void emit_move_events(kl_world* world)
 void kl_step_finalize(kl_world* world, float dt)
 {
 	kl_stage_context c = {world, dt};
-	kl_world_parallel_for(world, finalize_task, &c);
+	run_body_stage(world, finalize_task, &c);
 	emit_move_events(world);
 }
 
