@@ -12,6 +12,9 @@ if(NOT KOLLIDE_CUDA STREQUAL "OFF")
     enable_language(CUDA)
     find_package(CUDAToolkit REQUIRED)
     set(CMAKE_CUDA_STANDARD 17)
+    # The CPU build uses -ffp-contract=off; without --fmad=false nvcc would fuse a*b+c in the shared
+    # KL_HD kernels and the GPU results would stop matching the CPU bit for bit.
+    string(APPEND CMAKE_CUDA_FLAGS " --fmad=false")
     set(CMAKE_CUDA_STANDARD_REQUIRED ON)
     set(KOLLIDE_HAVE_CUDA ON)
   elseif(KOLLIDE_CUDA STREQUAL "ON")

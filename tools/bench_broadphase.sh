@@ -11,7 +11,8 @@
 # runs at 100k only in the first AXIS3_ROUNDS rounds and never at 1M or in large_world.
 #
 # Environment: ROUNDS (3), THREADS (Kollide worker counts, "1,2"), AXIS3_ROUNDS (1),
-# SCENES ("scene:updates ..." to override the list below), BUILD_DIR (build/bench).
+# SCENES ("scene:updates ..." to override the list below), BUILD_DIR (build/bench),
+# SUMMARY_ONLY=1 (no build, no runs: summarise the rows kept from the last run).
 # SPDX-License-Identifier: MIT
 set -euo pipefail
 
@@ -23,16 +24,10 @@ axis3_rounds=${AXIS3_ROUNDS:-1}
 # scene:updates. 1M Bullet updates take seconds each (DBVT gas: ~18 s), hence the few updates there.
 scenes=${SCENES:-"bp_walk_10k:200 bp_gas_10k:200 bp_walk_100k:50 bp_gas_100k:20 bp_walk_1m:5 bp_gas_1m:3 large_world:500"}
 
-cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DKOLLIDE_BULLET_BENCH=ON \
-	-DKOLLIDE_VIEWER=OFF -DKOLLIDE_TESTS=OFF >/dev/null
-cmake --build "$build" --target kollide-bench kollide-bench-bullet >/dev/null
-
 kollide=$build/bench/kollide-bench
 bullet=$build/bench/bullet/kollide-bench-bullet
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
-: >"$out/rows.csv"
-: >"$out/details.csv"
+# The raw rows stay in the build directory for a second look (SUMMARY_ONLY=1).
+out=$build/bench_broadphase
 
 # Appends the main rows to rows.csv (engine:scene,threads,ms,hash) and the --details rows to details.csv.
 collect() {
@@ -45,38 +40,51 @@ collect() {
 		  print name "," $2 "," $3 "," $5 "," $6 >> rows }'
 }
 
-for round in $(seq 1 "$rounds"); do
-	for entry in $scenes; do
-		scene=${entry%%:*}
-		steps=${entry##*:}
-		details=()
-		if [ "$round" -eq 1 ]; then
-			details=(--details)
-		fi
-		axis3_max=20000
-		if [ "$round" -le "$axis3_rounds" ]; then
-			axis3_max=200000
-		fi
-		echo "round $round/$rounds: $scene ($steps updates)" >&2
-		"$kollide" --scene "$scene" --steps "$steps" --repeats 1 --threads "$threads" "${details[@]}" | collect
-		"$bullet" --scene "$scene" --steps "$steps" --repeats 1 --axis3-max "$axis3_max" "${details[@]}" 2>/dev/null |
-			collect
+run_all() {
+	cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DKOLLIDE_BULLET_BENCH=ON \
+		-DKOLLIDE_VIEWER=OFF -DKOLLIDE_TESTS=OFF >/dev/null
+	cmake --build "$build" --target kollide-bench kollide-bench-bullet >/dev/null
+	mkdir -p "$out"
+	: >"$out/rows.csv"
+	: >"$out/details.csv"
+	for round in $(seq 1 "$rounds"); do
+		for entry in $scenes; do
+			scene=${entry%%:*}
+			steps=${entry##*:}
+			details=()
+			if [ "$round" -eq 1 ]; then
+				details=(--details)
+			fi
+			axis3_max=20000
+			if [ "$round" -le "$axis3_rounds" ]; then
+				axis3_max=200000
+			fi
+			echo "round $round/$rounds: $scene ($steps updates)" >&2
+			"$kollide" --scene "$scene" --steps "$steps" --repeats 1 --threads "$threads" "${details[@]}" | collect
+			"$bullet" --scene "$scene" --steps "$steps" --repeats 1 --axis3-max "$axis3_max" "${details[@]}" 2>/dev/null |
+				collect
+		done
 	done
-done
+}
+
+if [ -z "${SUMMARY_ONLY:-}" ]; then
+	run_all
+fi
 
 # Summary: medians over the rounds per engine, scene and thread count.
 awk -F, -v details="$out/details.csv" '
 	function median(list,    v, n, i, j, t) {
 		n = split(list, v, " ")
 		for (i = 2; i <= n; i++) { t = v[i] + 0; for (j = i - 1; j >= 1 && v[j] + 0 > t; j--) v[j + 1] = v[j]; v[j + 1] = t }
-		return n % 2 ? v[(n + 1) / 2] : 0.5 * (v[n / 2] + v[n / 2 + 1])
+		return sprintf("%.4g", n % 2 ? v[(n + 1) / 2] : 0.5 * (v[n / 2] + v[n / 2 + 1]))
 	}
+	function field(map, key) { return (key in map) ? map[key] : "-" }
 	BEGIN {
 		while ((getline line < details) > 0) {
-			split(line, d, ",")
-			split(d[1], e, ":")
-			if (e[2] == "") { pairs["kollide:" d[1]] = d[4]; ref[d[1]] = d[5]; match_ok["kollide:" d[1]] = d[6] }
-			else { pairs[d[1]] = d[5]; raw[d[1]] = d[4]; ref[e[2]] = d[6]; match_ok[d[1]] = d[7] }
+			split(line, f, ",")
+			split(f[1], e, ":")
+			if (e[2] == "") { pairs["kollide:" f[1]] = f[4]; match_ok["kollide:" f[1]] = f[6] }
+			else { pairs[f[1]] = f[5]; raw[f[1]] = f[4]; match_ok[f[1]] = f[7] }
 		}
 	}
 	{
@@ -89,8 +97,9 @@ awk -F, -v details="$out/details.csv" '
 		else if (hash[scene] != $5) hash_diff[scene] = 1
 	}
 	END {
-		printf "%-13s %8s %9s %9s %9s %9s %9s %8s %8s %9s %9s %9s  %s\n", "scene", "proxies", "kollide1T", "kollide2T",
-			"axis3", "dbvt", "bulletbest", "best/K1", "best/K2", "K pairs", "axis3 raw", "dbvt raw", "hashes"
+		printf "%-13s %8s %9s %9s %9s %9s %10s %8s %8s %9s %9s %9s %9s  %s\n", "scene", "proxies", "kollide1T",
+			"kollide2T", "axis3", "dbvt", "bulletbest", "best/K1", "best/K2", "K pairs", "B pairs", "axis3 raw",
+			"dbvt raw", "hashes"
 		for (i = 1; i <= count; i++) {
 			s = order[i]
 			k1 = ("kollide:" s ":1") in n ? median(ms["kollide:" s ":1"]) : ""
@@ -103,12 +112,13 @@ awk -F, -v details="$out/details.csv" '
 			an = ("bullet_axis3:" s ":1") in n ? sprintf("%s(%d)", a, n["bullet_axis3:" s ":1"]) : "-"
 			check = (s in hash_diff) ? "DIFFER" : "agree"
 			if (("kollide:" s) in match_ok && match_ok["kollide:" s] != "yes") check = check ",kollide!=reference"
-			printf "%-13s %8s %9s %9s %9s %9s %9s %8s %8s %9s %9s %9s  %s\n", s, proxies[s], k1 == "" ? "-" : k1,
+			bp = field(pairs, "bullet_dbvt:" s)
+			if (bp == "-") bp = field(pairs, "bullet_axis3:" s)
+			printf "%-13s %8s %9s %9s %9s %9s %10s %8s %8s %9s %9s %9s %9s  %s\n", s, proxies[s], k1 == "" ? "-" : k1,
 				k2 == "" ? "-" : k2, an, d == "" ? "-" : d, best == "" ? "-" : best, r1, r2,
-				("kollide:" s) in pairs ? pairs["kollide:" s] : "-",
-				("bullet_axis3:" s) in raw ? raw["bullet_axis3:" s] : "-",
-				("bullet_dbvt:" s) in raw ? raw["bullet_dbvt:" s] : "-", check
+				field(pairs, "kollide:" s), bp, field(raw, "bullet_axis3:" s), field(raw, "bullet_dbvt:" s), check
 		}
-		print "ms per update, medians over the rounds (axis3: runs in parentheses); pairs from round 1;"
-		print "raw = pairs in Bullet'"'"'s cache before the exact-overlap filter; hashes: final exact pair sets of all runs."
+		print "ms per update, medians over the rounds (axis3: runs in parentheses); best/K = Bullet-best / Kollide;"
+		print "pairs from round 1 (B = Bullet'"'"'s exact pairs; raw = its cache before the exact-overlap filter);"
+		print "hashes: the final exact pair sets of every run of the scene (both engines, all thread counts)."
 	}' "$out/rows.csv"
