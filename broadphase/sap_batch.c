@@ -6,6 +6,7 @@
 #include "bp_internal.h"
 
 #include "core.h"
+#include <kollide/kollide.h>
 #include "radix_sort.h"
 
 #include <string.h>
@@ -281,8 +282,9 @@ bool kl_sap_sweep_all(kl_broadphase* bp)
 	kl_sap_batch* batch = &bp->batch;
 	double t = kl_time_seconds();
 #if defined(KL_SAP_HAVE_GPU)
-	// Below a few ten thousand proxies the copies cost more than the CPU's sweep.
-	if (bp->def.use_gpu && bp->moving_count >= 16384)
+	// Below a few ten thousand proxies the copies cost more than the CPU's sweep; without a device
+	// (probed once) the GPU input is not even built.
+	if (bp->def.use_gpu && bp->moving_count >= 16384 && kl_gpu_available())
 	{
 		bool done = false;
 		if (!sweep_on_gpu(bp, &done))
