@@ -406,7 +406,7 @@ kl_principal_inertia kl_compute_principal_inertia(mat3s inertia)
 }
 
 static kl_result validate_polyhedron(const vec3s* vertices, const int32_t* indices, int triangle_count, float density,
-									 kl_mass_data* out, double reference[3], double* extent)
+									 kl_mass_data* out, double* extent)
 {
 	if (vertices == NULL || indices == NULL || out == NULL)
 	{
@@ -444,8 +444,6 @@ static kl_result validate_polyhedron(const vec3s* vertices, const int32_t* indic
 	*extent = 0.0;
 	for (int k = 0; k < 3; ++k)
 	{
-		// Integrating about the box centre keeps the sums small for meshes far from the origin.
-		reference[k] = triangle_count > 0 ? 0.5 * (lo[k] + hi[k]) : 0.0;
 		*extent = triangle_count > 0 ? fmax(*extent, hi[k] - lo[k]) : 0.0;
 	}
 	return KL_OK;
@@ -454,8 +452,8 @@ static kl_result validate_polyhedron(const vec3s* vertices, const int32_t* indic
 kl_result kl_compute_polyhedron_mass(const vec3s* vertices, const int32_t* indices, int triangle_count,
 									 float density, kl_mass_data* out)
 {
-	double ref[3] = {0.0, 0.0, 0.0}, extent = 0.0;
-	kl_result r = validate_polyhedron(vertices, indices, triangle_count, density, out, ref, &extent);
+	double extent = 0.0;
+	kl_result r = validate_polyhedron(vertices, indices, triangle_count, density, out, &extent);
 	if (r != KL_OK)
 	{
 		return r;
