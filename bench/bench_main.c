@@ -1,10 +1,15 @@
 // kollide-bench — runs benchmark scenes and prints one CSV row per scene and thread count:
 //   scene,bodies,threads,steps,ms_per_step,hash
-// ms_per_step is the median over repeats of the mean step time, after one warm-up step (scenes that
-// run themselves warm up as they document: the broadphase scenes skip three updates). The hash
-// must agree across repeats and thread counts. --details adds a second CSV section (after a blank
-// line) with the statistics of the scenes that report some (the broadphase scenes).
+// Scenes that step a world (free_fall and the scene library's benchmark scenes: Box3D's set, Jolt's
+// pyramid) take `steps` steps of 60 Hz with 4 sub-steps; the first is excluded and ms_per_step is the
+// time of steps 2…N over N − 1, as in Box3D's benchmark program. Scenes that run themselves warm up
+// as they document (the broadphase scenes skip three updates, then time `steps` updates). The value
+// is the median over repeats. The hash must agree across repeats and thread counts. --details adds
+// CSV sections (each after a blank line and its header) with the statistics of the scenes that
+// report some: the broadphase scenes' pair counts, the library scenes' counters and standing check.
+// SPDX-License-Identifier: MIT
 #include "bench_scenes.h"
+#include "scenes.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -25,23 +30,100 @@ typedef struct bench_options
 	bool gpu;
 } bench_options;
 
-// The --details rows, printed after the main table so that it stays one plain CSV block.
-static char* s_details;
-static size_t s_details_size;
+// The --details rows, one section per header, printed after the main table so that it stays one
+// plain CSV block.
+#define KL_BENCH_MAX_DETAILS 4
 
-static void add_details(const char* row)
+typedef struct details_section
 {
+	const char* header;
+	char* rows;
+	size_t size;
+} details_section;
+
+static details_section s_details[KL_BENCH_MAX_DETAILS];
+
+static void add_details(const char* header, const char* row)
+{
+	int k = 0;
+	while (k < KL_BENCH_MAX_DETAILS && s_details[k].header != NULL && s_details[k].header != header)
+	{
+		++k;
+	}
+	if (k == KL_BENCH_MAX_DETAILS)
+	{
+		return;
+	}
+	details_section* d = &s_details[k];
 	size_t n = strlen(row);
-	char* grown = realloc(s_details, s_details_size + n + 2);
+	char* grown = realloc(d->rows, d->size + n + 2);
 	if (grown == NULL)
 	{
 		return;
 	}
-	s_details = grown;
-	memcpy(s_details + s_details_size, row, n);
-	s_details[s_details_size + n] = '\n';
-	s_details_size += n + 1;
-	s_details[s_details_size] = '\0';
+	d->header = header;
+	d->rows = grown;
+	memcpy(d->rows + d->size, row, n);
+	d->rows[d->size + n] = '\n';
+	d->size += n + 1;
+	d->rows[d->size] = '\0';
+}
+
+static void print_and_free_details(bool print)
+{
+	for (int k = 0; k < KL_BENCH_MAX_DETAILS && s_details[k].header != NULL; ++k)
+	{
+		if (print)
+		{
+			printf("\n%s\n%s", s_details[k].header, s_details[k].rows);
+		}
+		free(s_details[k].rows);
+		s_details[k] = (details_section){0};
+	}
+}
+
+// Every scene: the table of bench_scenes.c, then the scene library's benchmark scenes.
+static kl_bench_scene* s_scenes;
+static int s_scene_count;
+
+static bool in_table(const char* name)
+{
+	for (int s = 0; s < kl_bench_scene_count; ++s)
+	{
+		if (strcmp(kl_bench_scenes[s].name, name) == 0)
+		{
+			return true;
+		}
+	}
+	return false;
+}
+
+static bool gather_scenes(void)
+{
+	int library_count = 0;
+	const kl_scene* const* library = kl_scene_list(&library_count);
+	s_scenes = calloc((size_t)(kl_bench_scene_count + library_count), sizeof(kl_bench_scene));
+	if (s_scenes == NULL)
+	{
+		return false;
+	}
+	memcpy(s_scenes, kl_bench_scenes, sizeof(kl_bench_scene) * (size_t)kl_bench_scene_count);
+	s_scene_count = kl_bench_scene_count;
+	for (int i = 0; i < library_count; ++i)
+	{
+		if (library[i]->benchmark_steps > 0 && !in_table(library[i]->name))
+		{
+			s_scenes[s_scene_count++] = (kl_bench_scene){library[i]->name, library[i]->description, NULL,
+														  library[i]->benchmark_steps, 1.0f / 60.0f, 4,
+														  kl_bench_library_run, kl_bench_library_details_header};
+		}
+	}
+	return true;
+}
+
+static bool is_library_scene(const kl_bench_scene* scene)
+{
+	return scene->run == kl_bench_library_run;
 }
 
 static double now_seconds(void)
@@ -59,10 +141,13 @@ static int compare_doubles(const void* a, const void* b)
 
 static void usage(FILE* out)
 {
-	fprintf(out, "usage: kollide-bench [--scene NAME|all] [--threads T[,T...]] [--steps N] [--repeats R] [--details]"
-				 " [--gpu] [--list]\n"
+	fprintf(out, "usage: kollide-bench [--scene NAME|all|library] [--threads T[,T...]] [--steps N] [--repeats R]"
+				 " [--details] [--gpu] [--list]\n"
 				 "  Prints scene,bodies,threads,steps,ms_per_step,hash (median of R repeats; default 1,2 threads).\n"
-				 "  --details adds a second CSV section with per-scene statistics (pair counts, update modes).\n"
+				 "  World scenes take N steps and time steps 2..N (N >= 2); broadphase scenes time N updates.\n"
+				 "  --scene library runs the scene library's benchmark scenes (Box3D's set, jolt_pyramid).\n"
+				 "  --details adds CSV sections with per-scene statistics (pair counts, update modes; body,\n"
+				 "  shape, joint and contact counters and the standing check of large_pyramid).\n"
 				 "  --gpu runs the broadphase scenes' batch path on CUDA where a device exists.\n");
 }
 
@@ -106,9 +191,9 @@ static int parse_args(int argc, char** argv, bench_options* o)
 		}
 		if (strcmp(a, "--list") == 0)
 		{
-			for (int s = 0; s < kl_bench_scene_count; ++s)
+			for (int s = 0; s < s_scene_count; ++s)
 			{
-				printf("%-16s %s\n", kl_bench_scenes[s].name, kl_bench_scenes[s].description);
+				printf("%-16s %5d  %s\n", s_scenes[s].name, s_scenes[s].default_steps, s_scenes[s].description);
 			}
 			return 0;
 		}
@@ -171,111 +256,145 @@ static bool run_self(const kl_bench_scene* scene, const kl_bench_run_options* op
 	return true;
 }
 
+// One repeat of a scene that builds a world: steps steps, the first untimed. Returns the mean ms
+// of steps 2…N, negative on failure.
+static double run_world(const kl_bench_scene* scene, int threads, int steps, uint32_t* hash, int* bodies)
+{
+	kl_world_id world = scene->create(threads);
+	if (KL_IS_NULL(world))
+	{
+		fprintf(stderr, "kollide-bench: scene %s failed: %s\n", scene->name, kl_last_error());
+		return -1.0;
+	}
+	*bodies = kl_world_get_bodies(world, NULL, 0);
+	kl_result step = kl_world_step(world, scene->dt, scene->substeps); // warm-up: first step excluded
+	double t0 = now_seconds();
+	for (int s = 1; s < steps && step == KL_OK; ++s)
+	{
+		step = kl_world_step(world, scene->dt, scene->substeps);
+	}
+	double ms = 1000.0 * (now_seconds() - t0) / (steps - 1);
+	*hash = kl_world_hash_transforms(world);
+	if (step != KL_OK)
+	{
+		fprintf(stderr, "kollide-bench: scene %s: step failed: %s\n", scene->name, kl_last_error());
+		ms = -1.0;
+	}
+	kl_destroy_world(world);
+	return ms;
+}
+
 static int run_scene(const kl_bench_scene* scene, int threads, const bench_options* o, uint32_t* hash)
 {
 	int steps = o->steps > 0 ? o->steps : scene->default_steps;
+	if ((scene->create != NULL || is_library_scene(scene)) && steps < 2)
+	{
+		fprintf(stderr, "kollide-bench: scene %s steps a world and needs --steps >= 2 (the first is untimed)\n",
+				scene->name);
+		return 1;
+	}
 	double samples[1000];
 	int bodies = 0;
 	kl_bench_result result = {0};
 	for (int r = 0; r < o->repeats; ++r)
 	{
+		uint32_t h = 0;
 		if (scene->run != NULL)
 		{
-			uint32_t h = result.hash;
 			// The details row comes from the last repeat.
 			kl_bench_run_options ro = {threads, steps, o->details && r == o->repeats - 1, o->gpu};
 			if (!run_self(scene, &ro, &samples[r], &result))
 			{
 				return 1;
 			}
-			if (r > 0 && result.hash != h)
+			h = result.hash;
+			bodies = result.bodies;
+		}
+		else
+		{
+			samples[r] = run_world(scene, threads, steps, &h, &bodies);
+			if (samples[r] < 0.0)
 			{
-				fprintf(stderr, "kollide-bench: scene %s is not deterministic across repeats\n", scene->name);
 				return 1;
 			}
-			*hash = result.hash;
-			bodies = result.bodies;
-			continue;
 		}
-		kl_world_id world = scene->create(threads);
-		if (KL_IS_NULL(world))
-		{
-			fprintf(stderr, "kollide-bench: scene %s failed: %s\n", scene->name, kl_last_error());
-			return 1;
-		}
-		bodies = kl_world_get_bodies(world, NULL, 0);
-		kl_world_step(world, scene->dt, scene->substeps); // warm-up: first step excluded
-		double t0 = now_seconds();
-		for (int s = 0; s < steps; ++s)
-		{
-			kl_world_step(world, scene->dt, scene->substeps);
-		}
-		samples[r] = 1000.0 * (now_seconds() - t0) / steps;
-		uint32_t h = kl_world_hash_transforms(world);
 		if (r > 0 && h != *hash)
 		{
 			fprintf(stderr, "kollide-bench: scene %s is not deterministic across repeats\n", scene->name);
 			return 1;
 		}
 		*hash = h;
-		kl_destroy_world(world);
 	}
 	qsort(samples, (size_t)o->repeats, sizeof(double), compare_doubles);
 	double median = o->repeats % 2 ? samples[o->repeats / 2]
 								   : 0.5 * (samples[o->repeats / 2 - 1] + samples[o->repeats / 2]);
 	printf("%s,%d,%d,%d,%.4f,0x%08x\n", scene->name, bodies, threads, steps, median, *hash);
 	fflush(stdout);
-	if (result.details[0] != '\0')
+	if (o->details && result.details[0] != '\0')
 	{
-		add_details(result.details);
+		add_details(scene->details_header != NULL ? scene->details_header : kl_bench_broadphase_details_header,
+					result.details);
+	}
+	return 0;
+}
+
+static bool selected(const bench_options* o, const kl_bench_scene* scene)
+{
+	return strcmp(o->scene, "all") == 0 || strcmp(o->scene, scene->name) == 0 ||
+		   (strcmp(o->scene, "library") == 0 && is_library_scene(scene));
+}
+
+// Runs the scene for every thread count; the hashes must agree.
+static int run_threads(const kl_bench_scene* scene, const bench_options* o)
+{
+	uint32_t first_hash = 0;
+	for (int t = 0; t < o->thread_count; ++t)
+	{
+		uint32_t hash = 0;
+		if (run_scene(scene, o->threads[t], o, &hash) != 0)
+		{
+			return 1;
+		}
+		if (t > 0 && hash != first_hash)
+		{
+			fprintf(stderr, "kollide-bench: scene %s gives a different hash with %d threads\n", scene->name,
+					o->threads[t]);
+			return 1;
+		}
+		first_hash = hash;
 	}
 	return 0;
 }
 
 int main(int argc, char** argv)
 {
+	if (!gather_scenes())
+	{
+		fprintf(stderr, "kollide-bench: out of memory\n");
+		return 1;
+	}
 	bench_options o = {"all", {1, 2}, 2, 0, 5, false, false};
 	int rc = parse_args(argc, argv, &o);
-	if (rc >= 0)
-	{
-		return rc;
-	}
-	bool all = strcmp(o.scene, "all") == 0;
 	bool found = false;
-	printf("scene,bodies,threads,steps,ms_per_step,hash\n");
-	for (int s = 0; s < kl_bench_scene_count; ++s)
+	if (rc < 0)
 	{
-		if (!all && strcmp(o.scene, kl_bench_scenes[s].name) != 0)
+		rc = 0;
+		printf("scene,bodies,threads,steps,ms_per_step,hash\n");
+		for (int s = 0; s < s_scene_count && rc == 0; ++s)
 		{
-			continue;
+			if (selected(&o, &s_scenes[s]))
+			{
+				found = true;
+				rc = run_threads(&s_scenes[s], &o);
+			}
 		}
-		found = true;
-		uint32_t first_hash = 0;
-		for (int t = 0; t < o.thread_count; ++t)
+		if (!found)
 		{
-			uint32_t hash = 0;
-			if (run_scene(&kl_bench_scenes[s], o.threads[t], &o, &hash) != 0)
-			{
-				return 1;
-			}
-			if (t > 0 && hash != first_hash)
-			{
-				fprintf(stderr, "kollide-bench: scene %s gives a different hash with %d threads\n",
-						kl_bench_scenes[s].name, o.threads[t]);
-				return 1;
-			}
-			first_hash = hash;
+			fprintf(stderr, "kollide-bench: no scene named '%s' (see --list)\n", o.scene);
+			rc = 2;
 		}
 	}
-	if (!found)
-	{
-		fprintf(stderr, "kollide-bench: no scene named '%s' (see --list)\n", o.scene);
-		return 2;
-	}
-	if (o.details)
-	{
-		printf("\n%s\n%s", kl_bench_broadphase_details_header, s_details != NULL ? s_details : "");
-	}
-	free(s_details);
-	return 0;
+	print_and_free_details(rc == 0 && o.details);
+	free(s_scenes);
+	return rc;
 }

@@ -1,4 +1,6 @@
-// kollide-bench — the table of scenes. Later stages add theirs here.
+// kollide-bench — the table of the scenes that live in bench/. The scene library's benchmark
+// scenes (demos/scenes: Box3D's set, Jolt's pyramid) are appended at run time by bench_main.c.
+// SPDX-License-Identifier: MIT
 #include "bench_scenes.h"
 
 // The bp_* scenes and large_world drive the broadphase alone; their motion and default update

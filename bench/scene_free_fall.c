@@ -1,4 +1,5 @@
 // kollide-bench — free_fall: many bodies with the gyroscopic term and no contacts.
+// SPDX-License-Identifier: MIT
 #include "bench_scenes.h"
 
 kl_world_id kl_bench_free_fall(int worker_count)

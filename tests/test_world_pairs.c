@@ -27,11 +27,25 @@ static int compare_pairs(const void* a, const void* b)
 	return (p->user_b > q->user_b) - (p->user_b < q->user_b);
 }
 
+/// Awake flags by body slot as of the last broadphase update: the narrowphase later in the step
+/// may wake bodies, and the pair set sees that only at the next update.
+static bool s_awake_at_update[4096];
+
+static void snapshot_awake(kl_world_id id)
+{
+	kl_world* world = kl_get_world(id);
+	int slots = kl_id_pool_slot_count(&world->body_pool);
+	for (int i = 0; i < slots && i < 4096; ++i)
+	{
+		s_awake_at_update[i] = world->bodies[i].id >= 0 && world->bodies[i].is_awake;
+	}
+}
+
 /// Sleeping bodies rest in the broadphase like static ones: pairs need one moving proxy.
 static bool is_moving(const kl_world* world, const kl_shape* shape)
 {
 	const kl_body* body = &world->bodies[shape->body];
-	return body->type != KL_BODY_STATIC && body->is_awake;
+	return body->type != KL_BODY_STATIC && s_awake_at_update[shape->body];
 }
 
 /// Brute-force pairs of the world's current proxies (fat bounds as the broadphase sees them).
@@ -91,6 +105,7 @@ static void test_world_pairs_match_brute_force(void** state)
 {
 	(void)state;
 	kl_world_def wd = kl_default_world_def();
+	wd.enable_sleep = false; // automatic sleep changes proxy kinds after the pair update
 	wd.gravity = kl_vec3(0.0f, 0.0f, -3.0f);
 	wd.worker_count = 2;
 	kl_world_id world = kl_create_world(&wd);
@@ -132,6 +147,7 @@ static void test_world_pairs_match_brute_force(void** state)
 	kl_pair* scratch = malloc(sizeof(kl_pair) * 200 * 200);
 	for (int step = 0; step < 400; ++step)
 	{
+		snapshot_awake(world);
 		assert_int_equal(kl_world_step(world, 1.0f / 60.0f, 2), KL_OK);
 		check_pairs(world, scratch);
 		kl_body_id b = bodies[lcg(&seed) % N];
@@ -192,6 +208,7 @@ static void test_joint_filter(void** state)
 {
 	(void)state;
 	kl_world_def wd = kl_default_world_def();
+	wd.enable_sleep = false; // automatic sleep changes proxy kinds after the pair update
 	wd.gravity = kl_vec3(0, 0, 0);
 	kl_world_id id = kl_create_world(&wd);
 	kl_shape_def sd = kl_default_shape_def();

@@ -10,8 +10,12 @@
 // cache holds more (AxisSweep quantizes conservatively, the DBVT fattens its leaves by gDbvtMargin
 // and drops stale pairs lazily, 10 % of the cache per update), so the pairs whose boxes do not
 // really overlap are filtered out before hashing (not timed); --details reports both counts.
+//
+// The program also runs Box3D's large_pyramid in Bullet (bullet_pyramid.cpp), printed as
+// bullet:large_pyramid with its own --details section (the standing check).
 // SPDX-License-Identifier: MIT
 #include "bp_motion.h"
+#include "bullet_scenes.h"
 
 #include <btBulletCollisionCommon.h>
 
@@ -259,6 +263,49 @@ int run_scene(engine_kind kind, const kl_bp_scene_info& info, const options& o, 
 	return 0;
 }
 
+const char k_pyramid_details_header[] = "scene,threads,bodies,first_step_ms,check,top_dz,min_z_drop";
+
+// large_pyramid: the median of the repeats, one row, and a details row (height is Bullet's y).
+int run_pyramid(const options& o, std::string& details)
+{
+	int steps = o.steps > 0 ? o.steps : 200;
+	if (steps < 2)
+	{
+		std::fprintf(stderr, "kollide-bench-bullet: large_pyramid needs --steps >= 2 (the first is untimed)\n");
+		return 1;
+	}
+	std::vector<double> samples;
+	kl_bullet_scene_result first, last;
+	for (int r = 0; r < o.repeats; ++r)
+	{
+		if (!kl_bullet_large_pyramid(steps, last))
+		{
+			std::fprintf(stderr, "kollide-bench-bullet: large_pyramid failed\n");
+			return 1;
+		}
+		if (r > 0 && last.hash != first.hash)
+		{
+			std::fprintf(stderr, "kollide-bench-bullet: large_pyramid is not deterministic across repeats\n");
+			return 1;
+		}
+		if (r == 0)
+		{
+			first = last;
+		}
+		samples.push_back(last.ms);
+	}
+	std::sort(samples.begin(), samples.end());
+	size_t n = samples.size();
+	double median = n % 2 ? samples[n / 2] : 0.5 * (samples[n / 2 - 1] + samples[n / 2]);
+	std::printf("bullet:large_pyramid,%d,1,%d,%.4f,0x%08x\n", last.bodies, steps, median, last.hash);
+	std::fflush(stdout);
+	char row[200];
+	std::snprintf(row, sizeof(row), "bullet:large_pyramid,1,%d,%.3f,%s,%.4f,%.4f\n", last.bodies, last.first_ms,
+				  last.standing ? "standing" : "FELL", last.top_dy, last.lowest_drop);
+	details += row;
+	return 0;
+}
+
 void usage(FILE* out)
 {
 	std::fprintf(out,
@@ -266,7 +313,9 @@ void usage(FILE* out)
 				 "                            [--repeats R] [--axis3-max N] [--details] [--list]\n"
 				 "  Prints scene,bodies,threads,steps,ms_per_step,hash (median of R repeats, after warm-up\n"
 				 "  updates) for kollide-bench's broadphase scenes. AxisSweep is skipped above N proxies\n"
-				 "  (default 200000): its insertion is quadratic. --details adds a second CSV section.\n");
+				 "  (default 200000): its insertion is quadratic. --details adds a second CSV section.\n"
+				 "  --scene large_pyramid runs Box3D's large_pyramid in btDiscreteDynamicsWorld (N steps, default\n"
+				 "  200, of stepSimulation(1/60, 4, 1/240); ms over steps 2..N); --details adds its standing check.\n");
 }
 
 bool parse_int(const char* text, int lo, int hi, int* out)
@@ -299,6 +348,8 @@ int parse_args(int argc, char** argv, options& o)
 			{
 				std::printf("%-16s %s\n", kl_bp_scene_infos[s].name, kl_bp_scene_infos[s].description);
 			}
+			std::printf("%-16s %s\n", "large_pyramid",
+						"Box3D's pyramid of 5,050 cubes in btDiscreteDynamicsWorld, 4 sub-steps, sleeping off");
 			return 0;
 		}
 		bool good = true;
@@ -380,16 +431,29 @@ int main(int argc, char** argv)
 			return 1;
 		}
 	}
+	std::string pyramid_details;
+	if (all || std::strcmp(o.scene, "large_pyramid") == 0)
+	{
+		found = true;
+		if (run_pyramid(o, pyramid_details) != 0)
+		{
+			return 1;
+		}
+	}
 	if (!found)
 	{
 		std::fprintf(stderr, "kollide-bench-bullet: no scene named '%s' (see --list)\n", o.scene);
 		return 2;
 	}
-	if (o.details)
+	if (o.details && !details.empty())
 	{
 		std::printf("\nscene,threads,proxies,raw_pairs,pairs,reference_pairs,reference_match,moved_per_update,"
 					"created_per_update,first_update_ms\n%s",
 					details.c_str());
+	}
+	if (o.details && !pyramid_details.empty())
+	{
+		std::printf("\n%s\n%s", k_pyramid_details_header, pyramid_details.c_str());
 	}
 	return 0;
 }

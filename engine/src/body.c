@@ -3,6 +3,7 @@
 #include "body.h"
 
 #include "core.h"
+#include "island.h"
 #include "world.h"
 
 #include <kollide/kollide.h>
@@ -129,6 +130,8 @@ kl_body_id kl_create_body(kl_world_id world_id, const kl_body_def* def)
 	body->tail_shape = -1;
 	body->head_joint = -1;
 	body->awake_index = -1;
+	body->sleep_set = -1;
+	body->sleep_next = -1;
 	body->sleep_threshold = def->sleep_threshold;
 	body->enable_sleep = def->enable_sleep;
 	// Static bodies never count as awake; a movable body may be created asleep (def->is_awake false).
@@ -166,6 +169,8 @@ kl_result kl_destroy_body(kl_body_id id)
 	{
 		return kl_last_error_code();
 	}
+	// Bodies resting on this one lose their support: wake its sleeping set.
+	kl_wake_body(world, body->id);
 	kl_destroy_body_joints(world, body->id);
 	while (body->head_shape >= 0)
 	{
@@ -195,6 +200,7 @@ void kl_refresh_body_sim(kl_world* world, kl_body* body)
 {
 	kl_body_sim* sim = &world->sims[body->id];
 	uint32_t keep = sim->flags & (KL_SIM_GYROSCOPIC | KL_SIM_FIXED_ROTATION);
+	sim->rotation_offset = glms_vec3_zero();
 	sim->flags = keep | (body->type != KL_BODY_STATIC ? KL_SIM_MOVABLE : 0u) |
 				 (body->type == KL_BODY_DYNAMIC ? KL_SIM_DYNAMIC : 0u) | (body->is_awake ? KL_SIM_AWAKE : 0u);
 	const kl_mass_data* md = &body->mass_data;
@@ -220,6 +226,13 @@ void kl_refresh_body_sim(kl_world* world, kl_body* body)
 	{
 		sim->inv_inertia_local = glms_mat3_inv(md->inertia);
 	}
+	// With equal principal moments (cubes, spheres) ω × Iω vanishes: the gyroscopic solve is skipped.
+	const kl_principal_inertia* pi = &body->principal;
+	float spread = pi->moments.z - pi->moments.x;
+	if (spread <= 1.0e-6f * pi->moments.z)
+	{
+		sim->flags |= KL_SIM_ISOTROPIC;
+	}
 }
 
 /// A dynamic body whose shapes give no mass (no shapes, zero density) still has to respond to
@@ -232,6 +245,30 @@ static kl_mass_data default_dynamic_mass(void)
 	md.inertia = glms_mat3_zero();
 	md.inertia.m00 = md.inertia.m11 = md.inertia.m22 = i;
 	return md;
+}
+
+/// Farthest corner of the shapes' body-frame bounds from the centre of mass (1 m without shapes;
+/// planes, only on static bodies, are left out).
+static float max_extent(const kl_world* world, const kl_body* body)
+{
+	if (body->head_shape < 0)
+	{
+		return 1.0f;
+	}
+	vec3s c = body->mass_data.center;
+	float extent2 = 0.0f;
+	for (int s = body->head_shape; s >= 0; s = world->shapes[s].next_shape)
+	{
+		const kl_shape* shape = &world->shapes[s];
+		if (shape->type == KL_SHAPE_PLANE)
+		{
+			continue;
+		}
+		kl_aabb box = kl_compute_shape_aabb(shape, kl_transform_identity());
+		vec3s d = glms_vec3_maxv(glms_vec3_abs(glms_vec3_sub(box.lower, c)), glms_vec3_abs(glms_vec3_sub(box.upper, c)));
+		extent2 = fmaxf(extent2, glms_vec3_norm2(d));
+	}
+	return sqrtf(extent2);
 }
 
 void kl_update_body_mass(kl_world* world, kl_body* body)
@@ -255,5 +292,11 @@ void kl_update_body_mass(kl_world* world, kl_body* body)
 		body->mass_data = total;
 	}
 	body->principal = kl_compute_principal_inertia(body->mass_data.inertia);
+	body->max_extent = max_extent(world, body);
 	kl_refresh_body_sim(world, body);
+	if (body->sleep_set >= 0)
+	{
+		// New shapes, mass or type: the set's resting state no longer holds.
+		kl_wake_body(world, body->id);
+	}
 }

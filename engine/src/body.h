@@ -21,6 +21,13 @@ typedef struct kl_body
 	int awake_index; ///< position in the world's awake list, -1 if not in it
 	int joint_count;
 	float sleep_threshold;
+	float sleep_time; ///< seconds spent below the sleep threshold (island.c)
+	/// Farthest point of the shapes' body-frame bounds from the centre of mass (m): turns the
+	/// angular speed into a surface speed for the sleep test.
+	float max_extent;
+	/// Sleeping set: the slot of its first (lowest) body, -1 when awake or asleep on its own.
+	int sleep_set;
+	int sleep_next; ///< next body slot of the same sleeping set, -1 at the end
 	bool enable_sleep;
 	bool is_awake;
 	bool is_bullet;
@@ -36,6 +43,7 @@ enum kl_body_sim_flags
 	KL_SIM_GYROSCOPIC = 1 << 2,
 	KL_SIM_FIXED_ROTATION = 1 << 3,
 	KL_SIM_AWAKE = 1 << 4,
+	KL_SIM_ISOTROPIC = 1 << 5, ///< equal principal moments: no gyroscopic term
 };
 
 typedef struct kl_body_sim

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: MIT
 #include "body.h"
 #include "core.h"
+#include "island.h"
 #include "world.h"
 #include "world_pairs.h"
 
@@ -111,14 +112,10 @@ static kl_body* get_movable_body(kl_body_id id, kl_world** world, vec3s value, c
 	return body;
 }
 
+/// Wakes the body with its whole sleeping set (island.c).
 static void wake_body(kl_world* world, kl_body* body)
 {
-	if (!body->is_awake)
-	{
-		body->is_awake = true;
-		kl_refresh_body_sim(world, body);
-		kl_body_refresh_proxy_kinds(world, body->id);
-	}
+	kl_wake_body(world, body->id);
 }
 
 kl_result kl_body_set_linear_velocity(kl_body_id id, vec3s v)

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: MIT
 #include "body.h"
 #include "core.h"
+#include "island.h"
 #include "world.h"
 #include "world_pairs.h"
 
@@ -37,6 +38,7 @@ kl_result kl_body_set_type(kl_body_id id, kl_body_type type)
 	}
 	body->type = type;
 	body->is_awake = type != KL_BODY_STATIC;
+	body->sleep_time = 0.0f; // kl_update_body_mass wakes the body's sleeping set
 	if (type == KL_BODY_STATIC)
 	{
 		world->states[body->id] = (kl_body_state){0};
@@ -227,9 +229,19 @@ kl_result kl_body_set_awake(kl_body_id id, bool awake)
 	{
 		return kl_last_error_code();
 	}
-	body->is_awake = awake && body->type != KL_BODY_STATIC;
-	kl_refresh_body_sim(world, body);
-	kl_body_refresh_proxy_kinds(world, body->id);
+	if (awake)
+	{
+		kl_wake_body(world, body->id); // the whole sleeping set
+		return KL_OK;
+	}
+	if (body->is_awake)
+	{
+		// Just this body; an awake, restless body touching it wakes it again (island.c).
+		body->is_awake = false;
+		body->sleep_time = 0.0f;
+		kl_refresh_body_sim(world, body);
+		kl_body_refresh_proxy_kinds(world, body->id);
+	}
 	return KL_OK;
 }
 

@@ -153,6 +153,46 @@ static void draw_joints(kl_world* world, const kl_debug_draw* d)
 	}
 }
 
+/// Contact points (red when penetrating, green when speculative), normals and force magnitudes.
+static void draw_contacts(kl_world* world, const kl_debug_draw* d)
+{
+	if (!d->draw_contacts && !d->draw_contact_normals && !d->draw_contact_forces)
+	{
+		return;
+	}
+	float inv_dt = world->last_substep > 0.0f ? 1.0f / world->last_substep : 0.0f;
+	for (int k = 0; k < world->contact_count; ++k)
+	{
+		const kl_contact* c = &world->contacts[k];
+		if ((c->flags & (KL_CONTACT_TOUCHING | KL_CONTACT_SENSOR)) != KL_CONTACT_TOUCHING)
+		{
+			continue;
+		}
+		const kl_manifold* m = &c->manifold;
+		for (int i = 0; i < m->point_count; ++i)
+		{
+			const kl_manifold_point* mp = &m->points[i];
+			if (d->draw_contacts && d->draw_point != NULL)
+			{
+				d->draw_point(mp->point, 5.0f, mp->separation > KL_LINEAR_SLOP ? KL_COLOR_SPECULATIVE : KL_COLOR_CONTACT,
+							  d->context);
+			}
+			if (d->draw_contact_normals && d->draw_segment != NULL)
+			{
+				vec3s tip = glms_vec3_add(mp->point, glms_vec3_scale(m->normal, 0.3f));
+				d->draw_segment(mp->point, tip, KL_COLOR_CONTACT_NORMAL, d->context);
+			}
+			if (d->draw_contact_forces && d->draw_segment != NULL)
+			{
+				// Drawn at 1 mm per newton, the scale Box2D's samples use for impulses per step.
+				float force = mp->normal_impulse * inv_dt;
+				vec3s tip = glms_vec3_add(mp->point, glms_vec3_scale(m->normal, 0.001f * force));
+				d->draw_segment(mp->point, tip, KL_COLOR_CONTACT_FORCE, d->context);
+			}
+		}
+	}
+}
+
 void kl_world_draw(kl_world_id id, const kl_debug_draw* draw)
 {
 	kl_world* world = kl_get_world(id);
@@ -162,4 +202,5 @@ void kl_world_draw(kl_world_id id, const kl_debug_draw* draw)
 	}
 	draw_bodies(world, draw);
 	draw_joints(world, draw);
+	draw_contacts(world, draw);
 }

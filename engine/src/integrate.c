@@ -97,7 +97,7 @@ static void integrate_angular(kl_body_sim* sim, kl_body_state* state, float h)
 {
 	versors q = sim->transform.q;
 	vec3s w = state->angular_velocity;
-	if ((sim->flags & KL_SIM_GYROSCOPIC) != 0)
+	if ((sim->flags & (KL_SIM_GYROSCOPIC | KL_SIM_ISOTROPIC)) == KL_SIM_GYROSCOPIC)
 	{
 		vec3s wb = kl_inv_rotate(q, w);
 		vec3s tb = kl_inv_rotate(q, sim->torque);
@@ -184,7 +184,7 @@ void kl_integrate_positions(kl_world* world, int begin, int end, float h)
 		kl_body_sim* sim = &world->sims[i];
 		kl_body_state* state = &world->states[i];
 		sim->center = glms_vec3_add(sim->center, glms_vec3_scale(state->linear_velocity, h));
-		if ((sim->flags & (KL_SIM_GYROSCOPIC | KL_SIM_DYNAMIC)) == (KL_SIM_GYROSCOPIC | KL_SIM_DYNAMIC))
+		if ((sim->flags & (KL_SIM_GYROSCOPIC | KL_SIM_DYNAMIC | KL_SIM_ISOTROPIC)) == (KL_SIM_GYROSCOPIC | KL_SIM_DYNAMIC))
 		{
 			// The body-frame angular velocity is the true state: it turns with the body.
 			versors dq = cayley_rotation(glms_vec3_add(state->angular_velocity, sim->rotation_offset), h);

@@ -1,8 +1,10 @@
-// Kollide — joint creation, destruction and queries. The solver issue adds the constraint rows.
+// Kollide — joint creation, destruction, queries and runtime changes (motors, limits, springs,
+// targets); the constraint rows live in solver/joint_*.c.
 // SPDX-License-Identifier: MIT
 #include "joint.h"
 
 #include "core.h"
+#include "island.h"
 #include "world.h"
 #include "world_pairs.h"
 
@@ -135,6 +137,8 @@ kl_joint_id kl_create_joint(kl_world_id world_id, const kl_joint_def* def)
 	joint->name = name;
 	copy.name = name;
 	joint->def = copy;
+	// A target joint starts at rest: its target is frame a's origin, where the def put it.
+	joint->target = kl_transform_point(world->sims[a->id].transform, copy.local_frame_a.p);
 	joint->next_joint[0] = a->head_joint;
 	joint->next_joint[1] = b->head_joint;
 	a->head_joint = slot;
@@ -144,6 +148,14 @@ kl_joint_id kl_create_joint(kl_world_id world_id, const kl_joint_def* def)
 	world->joint_count += 1;
 	kl_touch_body_proxies(world, a->id);
 	kl_touch_body_proxies(world, b->id);
+	// A constraint from an awake body pulls on the other: both wake, with their sleeping sets. A
+	// joint between sleeping (or static) bodies leaves them asleep, as a loaded scene saved them;
+	// when one wakes, the islands pass wakes the other (island.c).
+	if (a->is_awake || b->is_awake)
+	{
+		kl_wake_body(world, a->id);
+		kl_wake_body(world, b->id);
+	}
 	return kl_make_joint_id(world, joint);
 }
 
@@ -290,4 +302,324 @@ vec3s kl_joint_get_constraint_torque(kl_joint_id id)
 {
 	kl_joint* joint = kl_get_joint(id, NULL);
 	return joint != NULL ? joint->constraint_torque : glms_vec3_zero();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Runtime changes. Each validates its input, refuses while the world steps and wakes both bodies
+// so that a sleeping mechanism responds.
+
+/// Looks up a joint for a change: valid id, world not stepping, and a type that has the feature.
+static kl_joint* begin_change(kl_joint_id id, kl_world** world_out, uint32_t type_mask, const char* what)
+{
+	kl_world* world = NULL;
+	kl_joint* joint = kl_get_joint(id, &world);
+	if (joint == NULL)
+	{
+		return NULL;
+	}
+	if (world->locked)
+	{
+		kl_fail(KL_ERR_LOCKED, "cannot change a joint's %s while the world steps", what);
+		return NULL;
+	}
+	if ((type_mask & (1u << joint->def.type)) == 0)
+	{
+		kl_fail(KL_ERR_UNSUPPORTED, "joint type %d has no %s", (int)joint->def.type, what);
+		return NULL;
+	}
+	*world_out = world;
+	return joint;
+}
+
+static kl_result end_change(kl_world* world, const kl_joint* joint)
+{
+	kl_wake_body(world, joint->body_a);
+	kl_wake_body(world, joint->body_b);
+	return KL_OK;
+}
+
+#define KL_AXIAL_JOINTS ((1u << KL_JOINT_REVOLUTE) | (1u << KL_JOINT_PRISMATIC) | (1u << KL_JOINT_DISTANCE))
+#define KL_SPRING_JOINTS (KL_AXIAL_JOINTS | (1u << KL_JOINT_FIXED) | (1u << KL_JOINT_TARGET))
+#define KL_FORCE_JOINTS (KL_AXIAL_JOINTS | (1u << KL_JOINT_TARGET))
+
+kl_result kl_joint_enable_motor(kl_joint_id id, bool enable)
+{
+	kl_world* world = NULL;
+	kl_joint* joint = begin_change(id, &world, KL_AXIAL_JOINTS, "motor");
+	if (joint == NULL)
+	{
+		return kl_last_error_code(); // set by begin_change
+	}
+	if (joint->def.enable_motor != enable)
+	{
+		joint->motor_impulse = 0.0f;
+	}
+	joint->def.enable_motor = enable;
+	return end_change(world, joint);
+}
+
+kl_result kl_joint_set_motor_speed(kl_joint_id id, float speed)
+{
+	if (!isfinite(speed))
+	{
+		return kl_fail(KL_ERR_INVALID_ARGUMENT, "motor speed %g must be finite", speed);
+	}
+	kl_world* world = NULL;
+	kl_joint* joint = begin_change(id, &world, KL_AXIAL_JOINTS, "motor");
+	if (joint == NULL)
+	{
+		return kl_last_error_code(); // set by begin_change
+	}
+	joint->def.motor_mode = KL_MOTOR_VELOCITY;
+	joint->def.motor_speed = speed;
+	return end_change(world, joint);
+}
+
+kl_result kl_joint_set_motor_target(kl_joint_id id, float target)
+{
+	if (!isfinite(target))
+	{
+		return kl_fail(KL_ERR_INVALID_ARGUMENT, "motor target %g must be finite", target);
+	}
+	kl_world* world = NULL;
+	kl_joint* joint = begin_change(id, &world, KL_AXIAL_JOINTS, "motor");
+	if (joint == NULL)
+	{
+		return kl_last_error_code(); // set by begin_change
+	}
+	joint->def.motor_mode = KL_MOTOR_POSITION;
+	joint->def.motor_target = target;
+	return end_change(world, joint);
+}
+
+kl_result kl_joint_set_max_motor_force(kl_joint_id id, float force)
+{
+	if (!(force >= 0.0f) || !isfinite(force))
+	{
+		return kl_fail(KL_ERR_INVALID_ARGUMENT, "max motor force %g must be finite and >= 0", force);
+	}
+	kl_world* world = NULL;
+	kl_joint* joint = begin_change(id, &world, KL_FORCE_JOINTS, "motor force");
+	if (joint == NULL)
+	{
+		return kl_last_error_code(); // set by begin_change
+	}
+	joint->def.max_motor_force = force;
+	return end_change(world, joint);
+}
+
+kl_result kl_joint_enable_limit(kl_joint_id id, bool enable)
+{
+	kl_world* world = NULL;
+	kl_joint* joint = begin_change(id, &world, KL_AXIAL_JOINTS, "limits");
+	if (joint == NULL)
+	{
+		return kl_last_error_code(); // set by begin_change
+	}
+	if (enable && joint->def.lower > joint->def.upper)
+	{
+		return kl_fail(KL_ERR_INVALID_ARGUMENT, "joint limits lower %g > upper %g", joint->def.lower, joint->def.upper);
+	}
+	if (joint->def.enable_limit != enable)
+	{
+		joint->lower_impulse = 0.0f;
+		joint->upper_impulse = 0.0f;
+	}
+	joint->def.enable_limit = enable;
+	return end_change(world, joint);
+}
+
+kl_result kl_joint_set_limits(kl_joint_id id, float lower, float upper)
+{
+	if (!isfinite(lower) || !isfinite(upper) || lower > upper)
+	{
+		return kl_fail(KL_ERR_INVALID_ARGUMENT, "joint limits [%g, %g] must be finite with lower <= upper", lower,
+					   upper);
+	}
+	kl_world* world = NULL;
+	kl_joint* joint = begin_change(id, &world, KL_AXIAL_JOINTS, "limits");
+	if (joint == NULL)
+	{
+		return kl_last_error_code(); // set by begin_change
+	}
+	if (joint->def.type == KL_JOINT_REVOLUTE && (lower < -GLM_PIf || upper > GLM_PIf))
+	{
+		return kl_fail(KL_ERR_INVALID_ARGUMENT, "revolute limits [%g, %g] must lie within [-pi, pi]", lower, upper);
+	}
+	joint->def.lower = lower;
+	joint->def.upper = upper;
+	joint->lower_impulse = 0.0f;
+	joint->upper_impulse = 0.0f;
+	return end_change(world, joint);
+}
+
+kl_result kl_joint_enable_spring(kl_joint_id id, bool enable)
+{
+	kl_world* world = NULL;
+	kl_joint* joint = begin_change(id, &world, KL_AXIAL_JOINTS | (1u << KL_JOINT_FIXED), "spring");
+	if (joint == NULL)
+	{
+		return kl_last_error_code(); // set by begin_change
+	}
+	if (joint->def.enable_spring != enable)
+	{
+		joint->spring_impulse = 0.0f;
+		joint->linear_impulse = glms_vec3_zero(); // distance: the rigid row comes and goes with the spring
+	}
+	joint->def.enable_spring = enable;
+	return end_change(world, joint);
+}
+
+kl_result kl_joint_set_spring(kl_joint_id id, float hertz, float damping_ratio)
+{
+	if (!(hertz >= 0.0f) || !isfinite(hertz) || !(damping_ratio >= 0.0f) || !isfinite(damping_ratio))
+	{
+		return kl_fail(KL_ERR_INVALID_ARGUMENT, "spring hertz %g and damping ratio %g must be finite and >= 0", hertz,
+					   damping_ratio);
+	}
+	kl_world* world = NULL;
+	kl_joint* joint = begin_change(id, &world, KL_SPRING_JOINTS, "spring");
+	if (joint == NULL)
+	{
+		return kl_last_error_code(); // set by begin_change
+	}
+	joint->def.spring_hertz = hertz;
+	joint->def.spring_damping_ratio = damping_ratio;
+	return end_change(world, joint);
+}
+
+kl_result kl_joint_set_target(kl_joint_id id, vec3s target)
+{
+	if (!kl_vec3_is_finite(target) || fabsf(target.x) > KL_HUGE || fabsf(target.y) > KL_HUGE ||
+		fabsf(target.z) > KL_HUGE)
+	{
+		return kl_fail(KL_ERR_INVALID_ARGUMENT, "joint target (%g, %g, %g) must be finite", target.x, target.y,
+					   target.z);
+	}
+	kl_world* world = NULL;
+	kl_joint* joint = begin_change(id, &world, 1u << KL_JOINT_TARGET, "target");
+	if (joint == NULL)
+	{
+		return kl_last_error_code(); // set by begin_change
+	}
+	joint->target = target;
+	return end_change(world, joint);
+}
+
+vec3s kl_joint_get_target(kl_joint_id id)
+{
+	kl_joint* joint = kl_get_joint(id, NULL);
+	return joint != NULL ? joint->target : glms_vec3_zero();
+}
+
+float kl_joint_get_motor_force(kl_joint_id id)
+{
+	kl_joint* joint = kl_get_joint(id, NULL);
+	return joint != NULL ? joint->motor_force : 0.0f;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Joint coordinates from the bodies' current poses.
+
+typedef struct joint_pose
+{
+	versors qa; ///< world rotation of frame a
+	versors qb;
+	vec3s pa; ///< world anchors
+	vec3s pb;
+	vec3s va; ///< velocity of body a's material point at anchor b
+	vec3s vb; ///< velocity of body b at anchor b
+	vec3s vpa; ///< velocity of body a at anchor a
+	vec3s wa;
+	vec3s wb;
+} joint_pose;
+
+static joint_pose measure_joint(const kl_world* world, const kl_joint* joint)
+{
+	const kl_body_sim* sa = &world->sims[joint->body_a];
+	const kl_body_sim* sb = &world->sims[joint->body_b];
+	const kl_body_state* xa = &world->states[joint->body_a];
+	const kl_body_state* xb = &world->states[joint->body_b];
+	joint_pose p;
+	p.qa = glms_quat_mul(sa->transform.q, joint->def.local_frame_a.q);
+	p.qb = glms_quat_mul(sb->transform.q, joint->def.local_frame_b.q);
+	p.pa = kl_transform_point(sa->transform, joint->def.local_frame_a.p);
+	p.pb = kl_transform_point(sb->transform, joint->def.local_frame_b.p);
+	p.wa = xa->angular_velocity;
+	p.wb = xb->angular_velocity;
+	p.va = glms_vec3_add(xa->linear_velocity, glms_vec3_cross(p.wa, glms_vec3_sub(p.pb, sa->center)));
+	p.vpa = glms_vec3_add(xa->linear_velocity, glms_vec3_cross(p.wa, glms_vec3_sub(p.pa, sa->center)));
+	p.vb = glms_vec3_add(xb->linear_velocity, glms_vec3_cross(p.wb, glms_vec3_sub(p.pb, sb->center)));
+	return p;
+}
+
+static kl_joint* joint_of_types(kl_joint_id id, kl_world** world_out, uint32_t type_mask, const char* what)
+{
+	kl_joint* joint = kl_get_joint(id, world_out);
+	if (joint != NULL && (type_mask & (1u << joint->def.type)) == 0)
+	{
+		kl_fail(KL_ERR_UNSUPPORTED, "joint type %d has no %s", (int)joint->def.type, what);
+		return NULL;
+	}
+	return joint;
+}
+
+float kl_joint_get_angle(kl_joint_id id)
+{
+	kl_world* world = NULL;
+	kl_joint* joint = joint_of_types(id, &world, 1u << KL_JOINT_REVOLUTE, "angle");
+	if (joint == NULL)
+	{
+		return 0.0f;
+	}
+	joint_pose p = measure_joint(world, joint);
+	versors qb = glms_quat_dot(p.qa, p.qb) < 0.0f ? glms_quat_init(-p.qb.x, -p.qb.y, -p.qb.z, -p.qb.w) : p.qb;
+	versors rel = glms_quat_mul(glms_quat_conjugate(p.qa), qb);
+	return 2.0f * atan2f(rel.z, rel.w);
+}
+
+float kl_joint_get_translation(kl_joint_id id)
+{
+	kl_world* world = NULL;
+	kl_joint* joint = joint_of_types(id, &world, (1u << KL_JOINT_PRISMATIC) | (1u << KL_JOINT_DISTANCE), "translation");
+	if (joint == NULL)
+	{
+		return 0.0f;
+	}
+	joint_pose p = measure_joint(world, joint);
+	vec3s d = glms_vec3_sub(p.pb, p.pa);
+	if (joint->def.type == KL_JOINT_DISTANCE)
+	{
+		return glms_vec3_norm(d);
+	}
+	return glms_vec3_dot(kl_rotate(p.qa, kl_vec3(0.0f, 0.0f, 1.0f)), d);
+}
+
+float kl_joint_get_speed(kl_joint_id id)
+{
+	kl_world* world = NULL;
+	kl_joint* joint = joint_of_types(id, &world, KL_AXIAL_JOINTS, "speed");
+	if (joint == NULL)
+	{
+		return 0.0f;
+	}
+	joint_pose p = measure_joint(world, joint);
+	vec3s axis = kl_rotate(p.qa, kl_vec3(0.0f, 0.0f, 1.0f));
+	switch (joint->def.type)
+	{
+		case KL_JOINT_REVOLUTE:
+			return glms_vec3_dot(axis, glms_vec3_sub(p.wb, p.wa));
+		case KL_JOINT_PRISMATIC:
+			return glms_vec3_dot(axis, glms_vec3_sub(p.vb, p.va));
+		default:
+		{
+			vec3s d = glms_vec3_sub(p.pb, p.pa);
+			float length = glms_vec3_norm(d);
+			if (!(length > 1.0e-9f))
+			{
+				return 0.0f;
+			}
+			return glms_vec3_dot(d, glms_vec3_sub(p.vb, p.vpa)) / length;
+		}
+	}
 }

@@ -18,6 +18,16 @@ typedef struct kl_joint
 	char* name;
 	vec3s constraint_force;	 ///< on body b, last step
 	vec3s constraint_torque;
+	// Solver state kept between steps: the accumulated impulses of the last sub-step (warm
+	// starting); their meaning per type is described in solver/joint_solver.h.
+	vec3s linear_impulse;
+	vec3s angular_impulse;
+	float spring_impulse;
+	float motor_impulse;
+	float lower_impulse;
+	float upper_impulse;
+	float motor_force; ///< N or N·m, last step (target joint: the pulling force's magnitude)
+	vec3s target;	   ///< KL_JOINT_TARGET: the world point body b's anchor is pulled to
 } kl_joint;
 
 kl_joint* kl_get_joint(kl_joint_id id, kl_world** world_out);

@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: MIT
 #include "shape.h"
 
+#include "contact.h"
+
 #include "core.h"
 #include "world.h"
 #include "world_pairs.h"
@@ -310,6 +312,7 @@ kl_result kl_destroy_shape(kl_shape_id id)
 	body->shape_count -= 1;
 	world->shape_count -= 1;
 	kl_shape_destroy_proxy(world, shape);
+	kl_destroy_shape_contacts(world, shape->id);
 	kl_shape_release_geometry(shape);
 	int slot = shape->id;
 	shape->id = -1;

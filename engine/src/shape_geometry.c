@@ -128,10 +128,14 @@ void kl_update_body_shape_bounds(kl_world* world, int body_slot, float margin, v
 	{
 		kl_shape* shape = &world->shapes[s];
 		shape->aabb = kl_compute_shape_aabb(shape, xf);
-		if (!aabb_contains(shape->fat_aabb, shape->aabb))
+		// The fat box must hold where the shape will be during the next step, not only where it is:
+		// the pair has to exist when that step's narrowphase runs, before the motion.
+		kl_aabb swept = {glms_vec3_add(shape->aabb.lower, ahead_lo), glms_vec3_add(shape->aabb.upper, ahead_hi)};
+		if (!aabb_contains(shape->fat_aabb, swept))
 		{
-			shape->fat_aabb.lower = glms_vec3_add(glms_vec3_subs(shape->aabb.lower, m), ahead_lo);
-			shape->fat_aabb.upper = glms_vec3_add(glms_vec3_adds(shape->aabb.upper, m), ahead_hi);
+			vec3s lo2 = glms_vec3_scale(ahead_lo, 2.0f), hi2 = glms_vec3_scale(ahead_hi, 2.0f);
+			shape->fat_aabb.lower = glms_vec3_add(glms_vec3_subs(shape->aabb.lower, m), lo2);
+			shape->fat_aabb.upper = glms_vec3_add(glms_vec3_adds(shape->aabb.upper, m), hi2);
 			shape->enlarged = true;
 		}
 	}

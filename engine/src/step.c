@@ -3,7 +3,9 @@
 #include "step.h"
 
 #include "core.h"
-#include "integrate.h"
+#include "island.h"
+#include "solver_stage.h"
+#include "contact.h"
 #include "world_pairs.h"
 
 #include <kollide/kollide.h>
@@ -59,52 +61,16 @@ void kl_step_prepare(kl_world* world)
 	kl_stage_context c = {world, 0.0f};
 	run_body_stage(world, prepare_task, &c);
 	world->move_event_count = 0;
+	world->fell_asleep_count = 0;
 	world->contact_begin_count = 0;
 	world->contact_end_count = 0;
 	world->sensor_begin_count = 0;
 	world->sensor_end_count = 0;
 }
 
-static void integrate_velocities_task(int start, int end, int worker, void* context)
-{
-	(void)worker;
-	kl_stage_context* c = context;
-	for (int part = start; part < end; ++part)
-	{
-		int b0, b1;
-		body_range(c->world, part, &b0, &b1);
-		kl_integrate_velocities(c->world, b0, b1, c->h);
-	}
-}
-
-static void integrate_positions_task(int start, int end, int worker, void* context)
-{
-	(void)worker;
-	kl_stage_context* c = context;
-	for (int part = start; part < end; ++part)
-	{
-		int b0, b1;
-		body_range(c->world, part, &b0, &b1);
-		kl_integrate_positions(c->world, b0, b1, c->h);
-	}
-}
-
 void kl_step_solve(kl_world* world, float dt, int substeps)
 {
-	kl_stage_context c = {world, dt / (float)substeps};
-	double velocities = 0.0, positions = 0.0;
-	for (int k = 0; k < substeps; ++k)
-	{
-		double t0 = kl_time_seconds();
-		run_body_stage(world, integrate_velocities_task, &c);
-		double t1 = kl_time_seconds();
-		run_body_stage(world, integrate_positions_task, &c);
-		double t2 = kl_time_seconds();
-		velocities += t1 - t0;
-		positions += t2 - t1;
-	}
-	world->profile.integrate_velocities = (float)(1000.0 * velocities);
-	world->profile.integrate_positions = (float)(1000.0 * positions);
+	kl_solver_stage_run(world, dt, substeps);
 }
 
 static void finalize_task(int start, int end, int worker, void* context)
@@ -135,24 +101,35 @@ static int compare_move_events(const void* a, const void* b)
 	return (x > y) - (x < y);
 }
 
+static void push_move_event(kl_world* world, int slot, bool fell_asleep)
+{
+	const kl_body* body = &world->bodies[slot];
+	kl_body_move_event* e = &world->move_events[world->move_event_count++];
+	e->transform = world->sims[slot].transform;
+	e->body_id = kl_make_body_id(world, body);
+	e->user_data = body->user_data;
+	e->fell_asleep = fell_asleep;
+}
+
 /// Move events sorted by slot (the awake list's order depends on history, not on workers, but a
-/// slot order is what users expect), and the enlarged shapes queued for the broadphase.
+/// slot order is what users expect), one with fell_asleep for every body that fell asleep this
+/// step, and the enlarged shapes queued for the broadphase.
 static void emit_move_events(kl_world* world)
 {
-	if (!KL_ARRAY_RESERVE(world->move_events, world->move_event_capacity, world->awake_count))
+	int count = world->awake_count + world->fell_asleep_count;
+	if (!KL_ARRAY_RESERVE(world->move_events, world->move_event_capacity, count))
 	{
 		return; // out of memory: the step itself is done, only the events are lost
 	}
 	for (int k = 0; k < world->awake_count; ++k)
 	{
 		int i = world->awake_bodies[k];
-		const kl_body* body = &world->bodies[i];
-		kl_body_move_event* e = &world->move_events[world->move_event_count++];
-		e->transform = world->sims[i].transform;
-		e->body_id = kl_make_body_id(world, body);
-		e->user_data = body->user_data;
-		e->fell_asleep = false;
+		push_move_event(world, i, false);
 		kl_world_queue_enlarged_shapes(world, i);
+	}
+	for (int k = 0; k < world->fell_asleep_count; ++k)
+	{
+		push_move_event(world, world->fell_asleep[k], true);
 	}
 	qsort(world->move_events, (size_t)world->move_event_count, sizeof(kl_body_move_event), compare_move_events);
 	world->counters.awake_body_count = world->awake_count;
@@ -162,6 +139,10 @@ void kl_step_finalize(kl_world* world, float dt)
 {
 	kl_stage_context c = {world, dt};
 	run_body_stage(world, finalize_task, &c);
+	if (dt > 0.0f)
+	{
+		kl_update_sleep(world, dt);
+	}
 	emit_move_events(world);
 }
 
@@ -191,7 +172,8 @@ kl_result kl_world_step(kl_world_id id, float dt, int substeps)
 	double tb = kl_time_seconds();
 	kl_step_broadphase(world);
 	double t1 = kl_time_seconds();
-	// The narrowphase stage slots in here.
+	kl_step_narrowphase(world, dt);
+	double tn = kl_time_seconds();
 	if (dt > 0.0f)
 	{
 		kl_step_solve(world, dt, substeps);
@@ -201,11 +183,13 @@ kl_result kl_world_step(kl_world_id id, float dt, int substeps)
 	double t3 = kl_time_seconds();
 	p->prepare = (float)(1000.0 * (tb - t0));
 	p->broadphase = (float)(1000.0 * (t1 - tb));
-	p->solver = (float)(1000.0 * (t2 - t1));
+	p->narrowphase = (float)(1000.0 * (tn - t1));
+	p->solver = (float)(1000.0 * (t2 - tn));
 	p->finalize = (float)(1000.0 * (t3 - t2));
 	p->step = (float)(1000.0 * (t3 - t0));
 	world->counters.substep_count = substeps;
 	world->step_index += 1;
+	world->last_substep = dt / (float)substeps;
 	world->locked = false;
 	return KL_OK;
 }

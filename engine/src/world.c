@@ -2,8 +2,12 @@
 // SPDX-License-Identifier: MIT
 #include "world.h"
 
+#include "contact.h"
+#include "solver_stage.h"
+
 #include "core.h"
 #include "gpu.h"
+#include "island.h"
 #include "world_pairs.h"
 
 #include <kollide/kollide.h>
@@ -148,6 +152,9 @@ kl_result kl_destroy_world(kl_world_id id)
 		kl_free(world->joints[i].name);
 	}
 	kl_world_pairs_destroy(world);
+	kl_islands_destroy(world);
+	kl_contacts_destroy(world);
+	kl_solver_storage_destroy(world);
 	kl_thread_pool_destroy(world->pool);
 	kl_free(world->bodies);
 	kl_free(world->sims);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "body.h"
+#include "contact.h"
 #include "id_pool.h"
 #include "joint.h"
 #include "shape.h"
@@ -53,14 +54,30 @@ typedef struct kl_world
 	int move_event_capacity;
 	kl_contact_begin_event* contact_begin_events;
 	int contact_begin_count;
+	int contact_begin_capacity;
 	kl_contact_end_event* contact_end_events;
 	int contact_end_count;
+	int contact_end_capacity;
 	kl_sensor_event* sensor_begin_events;
 	int sensor_begin_count;
+	int sensor_begin_capacity;
 	kl_sensor_event* sensor_end_events;
 	int sensor_end_count;
+	int sensor_end_capacity;
 
 	struct kl_broadphase* broadphase;
+
+	/// One per broadphase pair (plus the kept pairs of sleeping bodies), sorted by (shape_a, shape_b).
+	struct kl_contact* contacts;
+	int contact_count;
+	int contact_capacity;
+	struct kl_contact* contact_scratch; ///< merge target, swapped with contacts each step
+	int contact_scratch_capacity;
+	/// Contacts whose shape was destroyed since the last narrowphase (dropped at the next merge).
+	int dead_contact_count;
+
+	/// The constraint solver's per-step storage (solver/solver_stage.c).
+	struct kl_solver_storage* solver;
 
 	kl_thread_pool* pool;
 	int worker_count;
@@ -68,6 +85,17 @@ typedef struct kl_world
 	kl_profile profile;
 	kl_counters counters;
 	int64_t step_index;
+	float last_substep; ///< sub-step length of the last step (s): impulses per sub-step → forces
+
+	// ---- Islands and sleeping (island.c). Sleeping sets need no storage of their own: they are
+	// lists threaded through kl_body::sleep_set / sleep_next.
+	/// Body slots that fell asleep in the last kl_update_sleep, ascending: their move events say
+	/// fell_asleep (they have already left the awake list).
+	int* fell_asleep;
+	int fell_asleep_count;
+	int fell_asleep_capacity;
+	struct kl_island_node* island_nodes; ///< union–find scratch, per body slot
+	int island_node_capacity;
 } kl_world;
 
 /// Looks up a live world; records KL_ERR_INVALID_ID and returns NULL otherwise.

@@ -128,6 +128,9 @@ KL_API int kl_body_get_shape_count(kl_body_id body);
 /// Shape ids in creation order; returns the total count.
 KL_API int kl_body_get_shapes(kl_body_id body, kl_shape_id* shapes, int capacity);
 KL_API int kl_body_get_joint_count(kl_body_id body);
+/// The body's touching contacts (sensors excluded) as of the last step; returns the total count
+/// and writes at most capacity.
+KL_API int kl_body_get_contact_data(kl_body_id body, kl_contact_data* data, int capacity);
 
 // ---------------------------------------------------------------------------------------------
 // Shapes. A body with several shapes at local poses is a compound; its mass properties are the
@@ -180,9 +183,57 @@ KL_API kl_joint_type kl_joint_get_type(kl_joint_id joint);
 KL_API kl_joint_def kl_joint_get_def(kl_joint_id joint);
 KL_API kl_body_id kl_joint_get_body_a(kl_joint_id joint);
 KL_API kl_body_id kl_joint_get_body_b(kl_joint_id joint);
-/// Constraint force and torque on body_b from the last step (world frame).
+/// Constraint force and torque on body_b from the last step (world frame): the force acts at the
+/// joint anchor, the torque is the couple of the angular rows (not the force's moment). N, N·m.
 KL_API vec3s kl_joint_get_constraint_force(kl_joint_id joint);
 KL_API vec3s kl_joint_get_constraint_torque(kl_joint_id joint);
+
+// Runtime changes. Each returns KL_OK, or an error for a bad id, non-finite or out-of-range input,
+// a joint type without the feature (KL_ERR_UNSUPPORTED) or a stepping world; each wakes both bodies.
+// Motors and limits: revolute (about the frames' z, rad), prismatic (along frame a's z, m) and
+// distance joints (along the line between the anchors, m). Spherical joints are plain ball joints
+// (no limits, motors or springs); fixed joints take a spring (a soft weld).
+
+/// Turns the motor on or off (its accumulated impulse restarts from zero when this changes).
+KL_API kl_result kl_joint_enable_motor(kl_joint_id joint, bool enable);
+/// Velocity mode: the motor drives the joint speed to `speed` (rad/s or m/s) with at most the
+/// max motor force. Switches the motor to KL_MOTOR_VELOCITY; does not enable it.
+KL_API kl_result kl_joint_set_motor_speed(kl_joint_id joint, float speed);
+/// Position mode (a servo): the motor drives the joint coordinate to `target` (rad, wrapped to the
+/// nearest turn, or m). It is a soft constraint as stiff as the rigid joint rows (the world's
+/// joint_hertz and joint_damping_ratio: a stiff, overdamped PD drive on the inertia about the joint)
+/// whose force is clamped to the max motor force, so it holds loads up to that force and gives way
+/// beyond it; it asks for no more speed than half the force can brake, so force-limited moves do not
+/// overshoot. Switches the motor to KL_MOTOR_POSITION; does not enable it.
+KL_API kl_result kl_joint_set_motor_target(kl_joint_id joint, float target);
+/// N (prismatic, distance, target joints) or N·m (revolute); finite and >= 0.
+KL_API kl_result kl_joint_set_max_motor_force(kl_joint_id joint, float force);
+/// The motor force of the last step: N or N·m, positive where it drives the joint coordinate up
+/// (angle, translation, length); for a target joint the magnitude of the pulling force.
+KL_API float kl_joint_get_motor_force(kl_joint_id joint);
+KL_API kl_result kl_joint_enable_limit(kl_joint_id joint, bool enable);
+/// lower <= upper, rad (revolute, within [-π, π]) or m (prismatic translation, distance length).
+KL_API kl_result kl_joint_set_limits(kl_joint_id joint, float lower, float upper);
+/// Springs pull revolute and prismatic joints to coordinate 0 (frames coincide) and distance joints
+/// to their `length`; on a fixed joint the spring makes the weld soft. A distance joint without a
+/// spring holds its length rigidly; with a spring of 0 Hz it is free between its limits.
+KL_API kl_result kl_joint_enable_spring(kl_joint_id joint, bool enable);
+/// Spring stiffness as a frequency (Hz, 0: none) and damping ratio (1: critical); both >= 0: a
+/// body held only by the joint oscillates at that frequency (the inertia about the joint sets the
+/// stiffness). For a target joint this is the pull's softness (0 Hz: as stiff as the rigid rows).
+KL_API kl_result kl_joint_set_spring(kl_joint_id joint, float hertz, float damping_ratio);
+/// Target (mouse) joint: the world point body_b's anchor is pulled to, with at most the max motor
+/// force. It starts at frame a's origin (on body_a) where the joint was created.
+KL_API kl_result kl_joint_set_target(kl_joint_id joint, vec3s target);
+KL_API vec3s kl_joint_get_target(kl_joint_id joint);
+
+/// Revolute: the rotation of frame b relative to frame a about the axis, in [-π, π], 0 where the
+/// frames coincide.
+KL_API float kl_joint_get_angle(kl_joint_id joint);
+/// Prismatic: the translation of anchor b along frame a's z (m); distance: the current length.
+KL_API float kl_joint_get_translation(kl_joint_id joint);
+/// The rate of the joint coordinate: rad/s (revolute), m/s (prismatic, distance).
+KL_API float kl_joint_get_speed(kl_joint_id joint);
 
 // ---------------------------------------------------------------------------------------------
 // GPU backend

@@ -21,6 +21,12 @@ typedef void kl_finish_task_fn(void* user_task, void* user_context);
 // ---------------------------------------------------------------------------------------------
 // World
 
+/// Per-pair material overrides: given both shapes' values and user material ids, return the pair's
+/// friction (default √(μa·μb)) or restitution (default max(ea, eb)). Called inside the step from
+/// worker threads: must be thread-safe and must not call back into the world.
+typedef float kl_friction_fn(float friction_a, uint32_t material_a, float friction_b, uint32_t material_b);
+typedef float kl_restitution_fn(float restitution_a, uint32_t material_a, float restitution_b, uint32_t material_b);
+
 typedef struct kl_world_def
 {
 	vec3s gravity; ///< m/s², default (0, 0, -9.81)
@@ -39,6 +45,8 @@ typedef struct kl_world_def
 	float joint_damping_ratio;
 	/// Relative speed below which collisions do not bounce (m/s).
 	float restitution_threshold;
+	kl_friction_fn* friction_callback;		 ///< NULL: geometric mean
+	kl_restitution_fn* restitution_callback; ///< NULL: maximum
 	/// Speed limit for any body (m/s); keeps a runaway body from overflowing.
 	float max_linear_speed;
 	bool enable_sleep;
@@ -220,6 +228,24 @@ typedef struct kl_contact_events
 	int end_count;
 } kl_contact_events;
 
+/// A touching contact as the API reports it (kl_body_get_contact_data).
+typedef struct kl_contact_point_data
+{
+	vec3s point;	  ///< world
+	float separation; ///< negative: penetration (m)
+	float normal_force; ///< N, from the last sub-step's impulse
+	uint32_t feature_id;
+} kl_contact_point_data;
+
+typedef struct kl_contact_data
+{
+	kl_shape_id shape_a;
+	kl_shape_id shape_b;
+	vec3s normal; ///< world, from shape_a to shape_b
+	int point_count;
+	kl_contact_point_data points[4];
+} kl_contact_data;
+
 typedef struct kl_sensor_event
 {
 	kl_shape_id sensor;
@@ -244,8 +270,10 @@ typedef struct kl_profile
 	float broadphase;
 	float narrowphase;
 	float solver;		///< all sub-steps: velocities, constraints, positions
+	float solver_prepare;	 ///< colouring and constraint preparation
 	float integrate_velocities;
 	float integrate_positions;
+	float solve_constraints; ///< warm start, solve, relax, restitution, impulse storage
 	float finalize;		///< transforms, bounds, events, sleep
 } kl_profile;
 
@@ -256,7 +284,9 @@ typedef struct kl_counters
 	int shape_count;
 	int joint_count;
 	int pair_count;	///< broadphase pairs (fat bounds overlap and the filter allows them)
-	int contact_count;
+	int contact_count; ///< touching contact pairs (sensors excluded)
+	int constraint_color_count;	   ///< graph colours in use (overflow counted as one)
+	int overflow_constraint_count; ///< constraints solved serially because no colour was free
 	int rejected_bounds_count; ///< shapes whose bounds overflowed to Inf/NaN (kept at their last bounds)
 	int worker_count;
 	int substep_count;
@@ -306,6 +336,10 @@ enum
 	KL_COLOR_AABB = 0xe64ce6,
 	KL_COLOR_JOINT = 0x4ce6e6,
 	KL_COLOR_MASS = 0xffff00,
+	KL_COLOR_CONTACT = 0xe63333,
+	KL_COLOR_SPECULATIVE = 0x33e633,
+	KL_COLOR_CONTACT_NORMAL = 0xe6e633,
+	KL_COLOR_CONTACT_FORCE = 0xe68033,
 };
 
 // ---------------------------------------------------------------------------------------------

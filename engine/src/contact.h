@@ -1,0 +1,43 @@
+// Kollide internal — contacts: one per broadphase pair of shapes, kept in step with the pair set,
+// holding the manifold the narrowphase computed and the solver's warm-start impulses.
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "collide.h"
+
+typedef struct kl_world kl_world;
+
+enum kl_contact_flags
+{
+	KL_CONTACT_TOUCHING = 1 << 0,	   ///< the manifold has points (speculative ones included)
+	KL_CONTACT_SENSOR = 1 << 1,		   ///< one shape is a sensor: overlap events, no response
+	KL_CONTACT_EVENTS = 1 << 2,		   ///< both shapes enable contact events
+	KL_CONTACT_STARTED = 1 << 3,	   ///< began touching in the last narrowphase
+	KL_CONTACT_STOPPED = 1 << 4,	   ///< stopped touching in the last narrowphase
+	KL_CONTACT_UNSUPPORTED = 1 << 5,   ///< no convex pair function (mesh shapes until their backend)
+};
+
+typedef struct kl_contact
+{
+	int shape_a; ///< slots, shape_a < shape_b (the broadphase pair order)
+	int shape_b;
+	int body_a;
+	int body_b;
+	uint32_t flags;
+	float friction;	   ///< mixed: √(μa·μb), or the world's callback
+	float restitution; ///< mixed: max(ea, eb), or the world's callback
+	float rolling_resistance;
+	kl_collide_cache cache;
+	kl_manifold manifold; ///< normal from shape_a to shape_b
+} kl_contact;
+
+/// The narrowphase stage: brings world->contacts in line with the broadphase pairs (sorted by
+/// shape pair; contacts of sleeping bodies are kept), updates every manifold over the workers,
+/// then (serially, in contact order) emits begin/end events and wakes sleeping bodies that an
+/// awake body touches.
+/// dt is the coming step: pairs approaching fast get speculative points as far as they can close
+/// in it, so that a ball at 10 m/s meets the floor instead of passing a step's travel into it.
+void kl_step_narrowphase(kl_world* world, float dt);
+/// Drops every contact of the shape (shape destroyed or its proxy removed).
+void kl_destroy_shape_contacts(kl_world* world, int shape_slot);
+void kl_contacts_destroy(kl_world* world);

@@ -1,0 +1,52 @@
+// Kollide internal — contact manifolds: what every narrowphase (convex, mesh BVH, point shell)
+// produces and what the contact solver consumes, plus the one reduction that picks the points.
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <kollide/types.h>
+
+/// Most points a manifold keeps: enough for a box face on a face, few enough to stay cheap.
+#define KL_MAX_MANIFOLD_POINTS 4
+
+/// Distance within which separated features still produce (speculative) contact points, so that
+/// fast bodies meet a wall before they pass it. The solver lets such points close at most their gap.
+#define KL_SPECULATIVE_DISTANCE 0.02f
+
+/// Shapes are treated as touching-with-slop within this distance (keeps resting contact stable).
+#define KL_LINEAR_SLOP 0.005f
+
+typedef struct kl_manifold_point
+{
+	vec3s point;	  ///< world: midway between the two surfaces
+	float separation; ///< signed gap along the normal (negative: penetration), m
+	/// Feature id: the same number while the same pair of features touches, so that last step's
+	/// impulses can warm-start this step. Only compared within one shape pair.
+	uint32_t id;
+
+	// Solver state, carried over by kl_manifold_keep_impulses; the narrowphase writes zeros.
+	float normal_impulse;
+	float tangent_impulse[2];
+	float max_normal_impulse; ///< largest normal impulse of the last step (events, debugging)
+	bool persisted;			  ///< matched a point of last step's manifold
+} kl_manifold_point;
+
+typedef struct kl_manifold
+{
+	vec3s normal; ///< world, unit, pointing from shape A to shape B
+	kl_manifold_point points[KL_MAX_MANIFOLD_POINTS];
+	int point_count;
+	vec3s rolling_impulse; ///< solver state (rolling resistance), world
+} kl_manifold;
+
+/// Picks at most KL_MAX_MANIFOLD_POINTS of count candidate points so that the support polygon is
+/// kept: the deepest point, then the point farthest from it, then the one that makes the largest
+/// triangle with them, then the one that adds the most area to that triangle (all measured in the
+/// plane of the normal). Ties go to the earlier candidate, so the choice is deterministic.
+/// Returns the number written to out (min(count, 4)); out may not alias candidates.
+int kl_reduce_manifold_points(const kl_manifold_point* candidates, int count, vec3s normal, kl_manifold_point* out);
+
+/// Copies the solver state of the points of old_manifold into the points of manifold with the same
+/// id (and marks them persisted). A point whose id found no match takes the state of an unmatched
+/// old point within KL_LINEAR_SLOP of it (a clipped corner that changed features in place); the
+/// rest start from zero.
+void kl_manifold_keep_impulses(const kl_manifold* old_manifold, kl_manifold* manifold);

@@ -1,0 +1,343 @@
+// Kollide — contact constraints in the soft-step scheme (Box2D v3's contact solver carried to 3D):
+// per point a normal row with soft bias and push-out limit, two friction rows clamped to the
+// Coulomb disk, and restitution applied once after the sub-steps.
+// SPDX-License-Identifier: MIT
+#include "contact_solver.h"
+
+#include "body.h"
+#include "contact.h"
+
+/// fmaxf is a libm call without -ffinite-math-only; these rows run millions of times per step.
+static inline float kl_maxf(float a, float b)
+{
+	return a > b ? a : b;
+}
+
+static const kl_solver_body kl_static_solver_body = {
+	.delta_rotation = {{0.0f, 0.0f, 0.0f, 1.0f}},
+};
+
+void kl_tangent_basis(vec3s n, vec3s* t1, vec3s* t2)
+{
+	// Pick the axis least aligned with n (Box2D/Erin Catto's b3ComputeBasis idea).
+	vec3s t;
+	if (fabsf(n.x) >= 0.57735027f)
+	{
+		t = kl_vec3(n.y, -n.x, 0.0f);
+	}
+	else
+	{
+		t = kl_vec3(0.0f, n.z, -n.y);
+	}
+	*t1 = glms_vec3_normalize(t);
+	*t2 = glms_vec3_cross(n, *t1);
+}
+
+static const kl_solver_body* solver_body(const kl_solver_step* step, int index)
+{
+	return index >= 0 ? &step->bodies[index] : &kl_static_solver_body;
+}
+
+/// Effective mass of a row with linear direction d and angular parts ra × d, rb × d.
+static float row_mass(const kl_solver_body* a, const kl_solver_body* b, vec3s ra, vec3s rb, vec3s d)
+{
+	vec3s ca = glms_vec3_cross(ra, d);
+	vec3s cb = glms_vec3_cross(rb, d);
+	float k = a->inv_mass + b->inv_mass + glms_vec3_dot(ca, glms_mat3_mulv(a->inv_inertia, ca)) +
+			  glms_vec3_dot(cb, glms_mat3_mulv(b->inv_inertia, cb));
+	return k > 0.0f ? 1.0f / k : 0.0f;
+}
+
+static float angular_mass(const kl_solver_body* a, const kl_solver_body* b, vec3s d)
+{
+	float k = glms_vec3_dot(d, glms_mat3_mulv(a->inv_inertia, d)) + glms_vec3_dot(d, glms_mat3_mulv(b->inv_inertia, d));
+	return k > 0.0f ? 1.0f / k : 0.0f;
+}
+
+void kl_prepare_contact(const kl_solver_step* step, const kl_contact* contact, int contact_index, int index_a,
+						int index_b, kl_contact_constraint* c)
+{
+	const kl_manifold* m = &contact->manifold;
+	const kl_solver_body* ba = solver_body(step, index_a);
+	const kl_solver_body* bb = solver_body(step, index_b);
+	c->contact_index = contact_index;
+	c->index_a = index_a;
+	c->index_b = index_b;
+	c->normal = m->normal;
+	kl_tangent_basis(m->normal, &c->tangent[0], &c->tangent[1]);
+	c->friction = contact->friction;
+	c->restitution = contact->restitution;
+	c->rolling_resistance = contact->rolling_resistance;
+	c->rolling_impulse = step->enable_warm_starting ? m->rolling_impulse : glms_vec3_zero();
+	c->rolling_mass[0] = angular_mass(ba, bb, c->tangent[0]);
+	c->rolling_mass[1] = angular_mass(ba, bb, c->tangent[1]);
+	bool both_dynamic = ba->inv_mass > 0.0f && bb->inv_mass > 0.0f;
+	c->softness = both_dynamic ? step->contact_softness : step->static_softness;
+	c->point_count = m->point_count;
+	const kl_body_state zero = {{{0}}, {{0}}};
+	const kl_body_state* sa = index_a >= 0 ? &step->states[index_a] : &zero;
+	const kl_body_state* sb = index_b >= 0 ? &step->states[index_b] : &zero;
+	vec3s center_a = index_a >= 0 ? ba->center0 : step->world->sims[contact->body_a].center;
+	vec3s center_b = index_b >= 0 ? bb->center0 : step->world->sims[contact->body_b].center;
+	for (int k = 0; k < m->point_count; ++k)
+	{
+		const kl_manifold_point* mp = &m->points[k];
+		kl_contact_constraint_point* cp = &c->points[k];
+		cp->anchor_a = glms_vec3_sub(mp->point, center_a);
+		cp->anchor_b = glms_vec3_sub(mp->point, center_b);
+		vec3s d = glms_vec3_sub(cp->anchor_b, cp->anchor_a);
+		cp->adjusted_separation = mp->separation - glms_vec3_dot(d, c->normal);
+		cp->normal_mass = row_mass(ba, bb, cp->anchor_a, cp->anchor_b, c->normal);
+		cp->tangent_mass[0] = row_mass(ba, bb, cp->anchor_a, cp->anchor_b, c->tangent[0]);
+		cp->tangent_mass[1] = row_mass(ba, bb, cp->anchor_a, cp->anchor_b, c->tangent[1]);
+		bool warm = step->enable_warm_starting;
+		cp->normal_impulse = warm ? mp->normal_impulse : 0.0f;
+		cp->tangent_impulse[0] = warm ? mp->tangent_impulse[0] : 0.0f;
+		cp->tangent_impulse[1] = warm ? mp->tangent_impulse[1] : 0.0f;
+		cp->max_normal_impulse = 0.0f;
+		vec3s va = glms_vec3_add(sa->linear_velocity, glms_vec3_cross(sa->angular_velocity, cp->anchor_a));
+		vec3s vb = glms_vec3_add(sb->linear_velocity, glms_vec3_cross(sb->angular_velocity, cp->anchor_b));
+		cp->relative_velocity = glms_vec3_dot(c->normal, glms_vec3_sub(vb, va));
+	}
+}
+
+/// Velocities of a constraint side: a copy, written back only for dynamic bodies.
+typedef struct kl_side
+{
+	vec3s v;
+	vec3s w;
+	float inv_mass;
+	mat3s inv_inertia;
+	const kl_solver_body* body;
+} kl_side;
+
+static inline kl_side load_side(const kl_solver_step* step, int index)
+{
+	kl_side s;
+	s.body = solver_body(step, index);
+	if (index >= 0)
+	{
+		s.v = step->states[index].linear_velocity;
+		s.w = step->states[index].angular_velocity;
+	}
+	else
+	{
+		s.v = glms_vec3_zero();
+		s.w = glms_vec3_zero();
+	}
+	s.inv_mass = s.body->inv_mass;
+	s.inv_inertia = s.body->inv_inertia;
+	return s;
+}
+
+static inline void store_side(const kl_solver_step* step, int index, const kl_side* s)
+{
+	if (index >= 0 && s->inv_mass > 0.0f)
+	{
+		step->states[index].linear_velocity = s->v;
+		step->states[index].angular_velocity = s->w;
+	}
+}
+
+/// Applies impulse p at anchors ra (on a, negative) and rb (on b).
+static inline void apply_impulse(kl_side* a, kl_side* b, vec3s ra, vec3s rb, vec3s p)
+{
+	a->v = glms_vec3_sub(a->v, glms_vec3_scale(p, a->inv_mass));
+	a->w = glms_vec3_sub(a->w, glms_mat3_mulv(a->inv_inertia, glms_vec3_cross(ra, p)));
+	b->v = glms_vec3_add(b->v, glms_vec3_scale(p, b->inv_mass));
+	b->w = glms_vec3_add(b->w, glms_mat3_mulv(b->inv_inertia, glms_vec3_cross(rb, p)));
+}
+
+static inline void apply_angular_impulse(kl_side* a, kl_side* b, vec3s l)
+{
+	a->w = glms_vec3_sub(a->w, glms_mat3_mulv(a->inv_inertia, l));
+	b->w = glms_vec3_add(b->w, glms_mat3_mulv(b->inv_inertia, l));
+}
+
+static inline vec3s relative_velocity(const kl_side* a, const kl_side* b, vec3s ra, vec3s rb)
+{
+	vec3s va = glms_vec3_add(a->v, glms_vec3_cross(a->w, ra));
+	vec3s vb = glms_vec3_add(b->v, glms_vec3_cross(b->w, rb));
+	return glms_vec3_sub(vb, va);
+}
+
+void kl_warm_start_contact(const kl_solver_step* step, kl_contact_constraint* c)
+{
+	kl_side a = load_side(step, c->index_a);
+	kl_side b = load_side(step, c->index_b);
+	for (int k = 0; k < c->point_count; ++k)
+	{
+		const kl_contact_constraint_point* cp = &c->points[k];
+		vec3s p = glms_vec3_scale(c->normal, cp->normal_impulse);
+		p = glms_vec3_add(p, glms_vec3_scale(c->tangent[0], cp->tangent_impulse[0]));
+		p = glms_vec3_add(p, glms_vec3_scale(c->tangent[1], cp->tangent_impulse[1]));
+		apply_impulse(&a, &b, cp->anchor_a, cp->anchor_b, p);
+	}
+	apply_angular_impulse(&a, &b, c->rolling_impulse);
+	store_side(step, c->index_a, &a);
+	store_side(step, c->index_b, &b);
+}
+
+/// Current separation of a point from the bodies' motion since the step began.
+static inline float current_separation(const kl_contact_constraint* c, const kl_contact_constraint_point* cp,
+								const kl_side* a, const kl_side* b)
+{
+	vec3s ra = kl_rotate(a->body->delta_rotation, cp->anchor_a);
+	vec3s rb = kl_rotate(b->body->delta_rotation, cp->anchor_b);
+	vec3s d = glms_vec3_add(glms_vec3_sub(b->body->delta_position, a->body->delta_position), glms_vec3_sub(rb, ra));
+	return glms_vec3_dot(c->normal, d) + cp->adjusted_separation;
+}
+
+static inline void solve_normal(const kl_solver_step* step, kl_contact_constraint* c, kl_side* a, kl_side* b, bool use_bias,
+						 float* total_normal)
+{
+	// Alternate the point order between passes so that Gauss–Seidel's bias towards the first
+	// point does not tilt a symmetric stack one way every time.
+	bool reverse = step->pass & 1;
+	for (int i = 0; i < c->point_count; ++i)
+	{
+		int k = reverse ? c->point_count - 1 - i : i;
+		kl_contact_constraint_point* cp = &c->points[k];
+		float s = current_separation(c, cp, a, b);
+		float bias = 0.0f, mass_scale = 1.0f, impulse_scale = 0.0f;
+		if (!use_bias && s > KL_LINEAR_SLOP)
+		{
+			// Relax leaves real gaps alone: limiting the approach to s/h here would rob a body
+			// that arrives next step of its speed (and its bounce); the next solve limits it anyway.
+			*total_normal += cp->normal_impulse;
+			continue;
+		}
+		if (s > 0.0f)
+		{
+			bias = s * step->inv_h; // speculative: close the gap, no more
+		}
+		else if (use_bias)
+		{
+			bias = kl_maxf(c->softness.bias_rate * s, -step->max_push_speed);
+			mass_scale = c->softness.mass_scale;
+			impulse_scale = c->softness.impulse_scale;
+		}
+		float vn = glms_vec3_dot(relative_velocity(a, b, cp->anchor_a, cp->anchor_b), c->normal);
+		// Restitution bounces off the fastest approach seen: gravity keeps speeding a falling body
+		// up during the sub-steps before it meets the surface, so the speed at the step start is short.
+		cp->relative_velocity = vn < cp->relative_velocity ? vn : cp->relative_velocity;
+		float impulse = -cp->normal_mass * mass_scale * (vn + bias) - impulse_scale * cp->normal_impulse;
+		float next = kl_maxf(cp->normal_impulse + impulse, 0.0f);
+		impulse = next - cp->normal_impulse;
+		cp->normal_impulse = next;
+		cp->max_normal_impulse = kl_maxf(cp->max_normal_impulse, impulse);
+		*total_normal += next;
+		apply_impulse(a, b, cp->anchor_a, cp->anchor_b, glms_vec3_scale(c->normal, impulse));
+	}
+}
+
+static inline void solve_friction(const kl_solver_step* step, kl_contact_constraint* c, kl_side* a, kl_side* b)
+{
+	bool reverse = step->pass & 1;
+	for (int i = 0; i < c->point_count; ++i)
+	{
+		int k = reverse ? c->point_count - 1 - i : i;
+		kl_contact_constraint_point* cp = &c->points[k];
+		vec3s dv = relative_velocity(a, b, cp->anchor_a, cp->anchor_b);
+		float max_friction = c->friction * cp->normal_impulse;
+		float old0 = cp->tangent_impulse[0], old1 = cp->tangent_impulse[1];
+		float n0 = old0 - cp->tangent_mass[0] * glms_vec3_dot(dv, c->tangent[0]);
+		float n1 = old1 - cp->tangent_mass[1] * glms_vec3_dot(dv, c->tangent[1]);
+		// Coulomb's cone is a disk in the tangent plane: scale the pair back onto it.
+		float len2 = n0 * n0 + n1 * n1;
+		if (len2 > max_friction * max_friction)
+		{
+			float scale = len2 > 0.0f ? max_friction / sqrtf(len2) : 0.0f;
+			n0 *= scale;
+			n1 *= scale;
+		}
+		cp->tangent_impulse[0] = n0;
+		cp->tangent_impulse[1] = n1;
+		vec3s p = glms_vec3_add(glms_vec3_scale(c->tangent[0], n0 - old0), glms_vec3_scale(c->tangent[1], n1 - old1));
+		apply_impulse(a, b, cp->anchor_a, cp->anchor_b, p);
+	}
+}
+
+/// Rolling resistance: an angular impulse about the tangent axes bounded by the resistance
+/// times the total normal impulse (Box2D v3's model; spin about the normal is left free).
+static inline void solve_rolling(kl_contact_constraint* c, kl_side* a, kl_side* b, float total_normal)
+{
+	float max_lambda = c->rolling_resistance * total_normal;
+	vec3s dw = glms_vec3_sub(b->w, a->w);
+	float old0 = glms_vec3_dot(c->rolling_impulse, c->tangent[0]);
+	float old1 = glms_vec3_dot(c->rolling_impulse, c->tangent[1]);
+	float n0 = old0 - c->rolling_mass[0] * glms_vec3_dot(dw, c->tangent[0]);
+	float n1 = old1 - c->rolling_mass[1] * glms_vec3_dot(dw, c->tangent[1]);
+	float len2 = n0 * n0 + n1 * n1;
+	if (len2 > max_lambda * max_lambda)
+	{
+		float scale = len2 > 0.0f ? max_lambda / sqrtf(len2) : 0.0f;
+		n0 *= scale;
+		n1 *= scale;
+	}
+	vec3s next = glms_vec3_add(glms_vec3_scale(c->tangent[0], n0), glms_vec3_scale(c->tangent[1], n1));
+	apply_angular_impulse(a, b, glms_vec3_sub(next, c->rolling_impulse));
+	c->rolling_impulse = next;
+}
+
+void kl_solve_contact(const kl_solver_step* step, kl_contact_constraint* c, bool use_bias)
+{
+	kl_side a = load_side(step, c->index_a);
+	kl_side b = load_side(step, c->index_b);
+	float total_normal = 0.0f;
+	solve_normal(step, c, &a, &b, use_bias, &total_normal);
+	solve_friction(step, c, &a, &b);
+	if (c->rolling_resistance > 0.0f)
+	{
+		solve_rolling(c, &a, &b, total_normal);
+	}
+	store_side(step, c->index_a, &a);
+	store_side(step, c->index_b, &b);
+}
+
+void kl_apply_restitution(const kl_solver_step* step, kl_contact_constraint* c)
+{
+	if (c->restitution == 0.0f)
+	{
+		return;
+	}
+	kl_side a = load_side(step, c->index_a);
+	kl_side b = load_side(step, c->index_b);
+	for (int k = 0; k < c->point_count; ++k)
+	{
+		kl_contact_constraint_point* cp = &c->points[k];
+		// Only points that approached fast enough and actually pushed bounce.
+		if (cp->relative_velocity > -step->restitution_threshold || cp->max_normal_impulse == 0.0f)
+		{
+			continue;
+		}
+		// A speculative point whose gap did not close (a round-off impulse) has not hit yet: it
+		// bounces in the step where it arrives, from the speed it arrives with.
+		if (current_separation(c, cp, &a, &b) > KL_LINEAR_SLOP)
+		{
+			continue;
+		}
+		float vn = glms_vec3_dot(relative_velocity(&a, &b, cp->anchor_a, cp->anchor_b), c->normal);
+		float impulse = -cp->normal_mass * (vn + c->restitution * cp->relative_velocity);
+		float next = kl_maxf(cp->normal_impulse + impulse, 0.0f);
+		impulse = next - cp->normal_impulse;
+		cp->normal_impulse = next;
+		cp->max_normal_impulse = kl_maxf(cp->max_normal_impulse, impulse);
+		apply_impulse(&a, &b, cp->anchor_a, cp->anchor_b, glms_vec3_scale(c->normal, impulse));
+	}
+	store_side(step, c->index_a, &a);
+	store_side(step, c->index_b, &b);
+}
+
+void kl_store_contact_impulses(const kl_solver_step* step, const kl_contact_constraint* c)
+{
+	kl_manifold* m = &step->world->contacts[c->contact_index].manifold;
+	for (int k = 0; k < c->point_count; ++k)
+	{
+		m->points[k].normal_impulse = c->points[k].normal_impulse;
+		m->points[k].tangent_impulse[0] = c->points[k].tangent_impulse[0];
+		m->points[k].tangent_impulse[1] = c->points[k].tangent_impulse[1];
+		m->points[k].max_normal_impulse = c->points[k].max_normal_impulse;
+	}
+	m->rolling_impulse = c->rolling_impulse;
+}

@@ -1,0 +1,50 @@
+// Kollide internal — contact constraints: soft non-penetration with speculative points, Coulomb
+// friction on two tangent directions, restitution with a velocity threshold, rolling resistance.
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "solver.h"
+
+typedef struct kl_contact_constraint_point
+{
+	vec3s anchor_a; ///< from body a's centre of mass at the step start (world)
+	vec3s anchor_b;
+	/// Separation minus the anchors' offset along the normal: the current separation is
+	/// adjusted_separation + dot(n, Δp_b − Δp_a + Δq_b r_b − Δq_a r_a).
+	float adjusted_separation;
+	float relative_velocity; ///< fastest normal approach seen before a solve row this step (restitution)
+	float normal_mass;
+	float tangent_mass[2];
+	float normal_impulse;
+	float tangent_impulse[2];
+	float max_normal_impulse;
+} kl_contact_constraint_point;
+
+typedef struct kl_contact_constraint
+{
+	int contact_index; ///< into world->contacts
+	int index_a;	   ///< body slot of an awake body, or -1 (static or sleeping)
+	int index_b;
+	vec3s normal;
+	vec3s tangent[2];
+	float friction;
+	float restitution;
+	float rolling_resistance;
+	float rolling_mass[2];
+	vec3s rolling_impulse; ///< world
+	kl_softness softness;
+	int point_count;
+	kl_contact_constraint_point points[KL_MAX_MANIFOLD_POINTS];
+} kl_contact_constraint;
+
+/// Two unit tangents orthogonal to the unit normal, chosen deterministically from it.
+void kl_tangent_basis(vec3s normal, vec3s* t1, vec3s* t2);
+
+void kl_prepare_contact(const kl_solver_step* step, const kl_contact* contact, int contact_index, int index_a,
+						int index_b, kl_contact_constraint* c);
+void kl_warm_start_contact(const kl_solver_step* step, kl_contact_constraint* c);
+/// One velocity iteration; use_bias false is the relax pass (only speculative gaps are honoured).
+void kl_solve_contact(const kl_solver_step* step, kl_contact_constraint* c, bool use_bias);
+void kl_apply_restitution(const kl_solver_step* step, kl_contact_constraint* c);
+/// Writes the impulses back into the world's manifold (warm start of the next step).
+void kl_store_contact_impulses(const kl_solver_step* step, const kl_contact_constraint* c);

@@ -1,0 +1,259 @@
+// Kollide internal — pieces shared by the joint types: body access with a static dummy, the point
+// (ball) constraint mass, quaternion error measures and the axial rows (spring, motor, limits) that
+// revolute, prismatic and distance joints have in common.
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "joint_solver.h"
+
+/// The small helpers below sit in the innermost loops (twenty thousand ball joints, eight times
+/// per step); GCC at -O2 declines to inline some of them, so they are forced.
+#if defined(__GNUC__)
+#define KL_JOINT_INLINE static inline __attribute__((always_inline))
+#else
+#define KL_JOINT_INLINE static inline
+#endif
+
+/// Velocities of both sides of a constraint while it is being solved.
+typedef struct kl_joint_velocities
+{
+	vec3s va;
+	vec3s wa;
+	vec3s vb;
+	vec3s wb;
+} kl_joint_velocities;
+
+/// One scalar row along a joint axis: Cdot = n·(vb − va) + jb·wb − ja·wa. `position` is the joint
+/// coordinate the spring, position motor and limits act on (angle in rad or length in m).
+typedef struct kl_axial_row
+{
+	vec3s n;  ///< linear direction (zero for rotations)
+	vec3s ja; ///< angular Jacobian of body a
+	vec3s jb; ///< angular Jacobian of body b
+	float position;
+	float spring_rest;
+	bool angular; ///< position differences wrap to [-π, π]
+} kl_axial_row;
+
+/// The zero body of a static or sleeping side: no motion, identity rotation, infinite mass.
+extern const kl_solver_body kl_joint_static_body;
+
+KL_JOINT_INLINE const kl_solver_body* kl_joint_body(const kl_solver_step* step, int index)
+{
+	return index >= 0 ? step->bodies + index : &kl_joint_static_body;
+}
+
+KL_JOINT_INLINE kl_joint_velocities kl_joint_load(const kl_solver_step* step, const kl_joint_constraint* c)
+{
+	kl_joint_velocities v = {0};
+	if (c->index_a >= 0)
+	{
+		v.va = step->states[c->index_a].linear_velocity;
+		v.wa = step->states[c->index_a].angular_velocity;
+	}
+	if (c->index_b >= 0)
+	{
+		v.vb = step->states[c->index_b].linear_velocity;
+		v.wb = step->states[c->index_b].angular_velocity;
+	}
+	return v;
+}
+
+/// Writes the velocities back, only for dynamic bodies (kinematic and static sides are read-only).
+/// The constraint's inverse mass is the solver body's (zero unless dynamic and awake), which
+/// answers kl_solver_is_dynamic without touching the body array again.
+KL_JOINT_INLINE void kl_joint_store(const kl_solver_step* step, const kl_joint_constraint* c,
+									const kl_joint_velocities* v)
+{
+	if (c->inv_mass_a > 0.0f)
+	{
+		step->states[c->index_a] = (kl_body_state){v->va, v->wa};
+	}
+	if (c->inv_mass_b > 0.0f)
+	{
+		step->states[c->index_b] = (kl_body_state){v->vb, v->wb};
+	}
+}
+
+/// Applies the linear impulse p at lever arms ra (subtracted from a) and rb (added to b).
+KL_JOINT_INLINE void kl_joint_apply_linear(const kl_joint_constraint* c, kl_joint_velocities* v, vec3s ra, vec3s rb,
+										 vec3s p)
+{
+	v->va = glms_vec3_sub(v->va, glms_vec3_scale(p, c->inv_mass_a));
+	v->wa = glms_vec3_sub(v->wa, glms_mat3_mulv(c->inv_inertia_a, glms_vec3_cross(ra, p)));
+	v->vb = glms_vec3_add(v->vb, glms_vec3_scale(p, c->inv_mass_b));
+	v->wb = glms_vec3_add(v->wb, glms_mat3_mulv(c->inv_inertia_b, glms_vec3_cross(rb, p)));
+}
+
+/// Applies the angular impulse l (subtracted from a, added to b).
+KL_JOINT_INLINE void kl_joint_apply_angular(const kl_joint_constraint* c, kl_joint_velocities* v, vec3s l)
+{
+	v->wa = glms_vec3_sub(v->wa, glms_mat3_mulv(c->inv_inertia_a, l));
+	v->wb = glms_vec3_add(v->wb, glms_mat3_mulv(c->inv_inertia_b, l));
+}
+
+static inline mat3s kl_mat3_add(mat3s a, mat3s b)
+{
+	mat3s r;
+	for (int col = 0; col < 3; ++col)
+	{
+		for (int row = 0; row < 3; ++row)
+		{
+			r.raw[col][row] = a.raw[col][row] + b.raw[col][row];
+		}
+	}
+	return r;
+}
+
+/// Adds −skew(r)·I·skew(r) to k: the rotational part of a point constraint's mass matrix.
+KL_JOINT_INLINE void kl_add_point_inertia(mat3s* k, vec3s r, mat3s i)
+{
+	// m = I·skew(r): column j of skew(r) is r × e_j.
+	vec3s c0 = glms_mat3_mulv(i, kl_vec3(0.0f, r.z, -r.y));
+	vec3s c1 = glms_mat3_mulv(i, kl_vec3(-r.z, 0.0f, r.x));
+	vec3s c2 = glms_mat3_mulv(i, kl_vec3(r.y, -r.x, 0.0f));
+	// −skew(r)·m column j = m_j × r.
+	vec3s d0 = glms_vec3_cross(c0, r);
+	vec3s d1 = glms_vec3_cross(c1, r);
+	vec3s d2 = glms_vec3_cross(c2, r);
+	for (int row = 0; row < 3; ++row)
+	{
+		k->raw[0][row] += d0.raw[row];
+		k->raw[1][row] += d1.raw[row];
+		k->raw[2][row] += d2.raw[row];
+	}
+}
+
+/// K = (ma + mb)·E − skew(ra)·Ia·skew(ra) − skew(rb)·Ib·skew(rb).
+KL_JOINT_INLINE mat3s kl_point_mass_matrix(const kl_joint_constraint* c, vec3s ra, vec3s rb)
+{
+	float m = c->inv_mass_a + c->inv_mass_b;
+	mat3s k = {{{m, 0.0f, 0.0f}, {0.0f, m, 0.0f}, {0.0f, 0.0f, m}}};
+	kl_add_point_inertia(&k, ra, c->inv_inertia_a);
+	kl_add_point_inertia(&k, rb, c->inv_inertia_b);
+	return k;
+}
+
+/// Inverse of a symmetric 3×3 matrix by cofactors; zero when singular.
+KL_JOINT_INLINE mat3s kl_invert_sym3(mat3s k)
+{
+	vec3s c0 = {{k.raw[0][0], k.raw[0][1], k.raw[0][2]}};
+	vec3s c1 = {{k.raw[1][0], k.raw[1][1], k.raw[1][2]}};
+	vec3s c2 = {{k.raw[2][0], k.raw[2][1], k.raw[2][2]}};
+	vec3s r0 = glms_vec3_cross(c1, c2);
+	vec3s r1 = glms_vec3_cross(c2, c0);
+	vec3s r2 = glms_vec3_cross(c0, c1);
+	float det = glms_vec3_dot(c0, r0);
+	if (det == 0.0f)
+	{
+		return glms_mat3_zero();
+	}
+	float inv = 1.0f / det;
+	// The rows of the inverse are the cross products over det; symmetric, so they are its columns too.
+	mat3s m;
+	for (int i = 0; i < 3; ++i)
+	{
+		m.raw[0][i] = r0.raw[i] * inv;
+		m.raw[1][i] = r1.raw[i] * inv;
+		m.raw[2][i] = r2.raw[i] * inv;
+	}
+	return m;
+}
+
+/// conj(qa)·qb taken in the hemisphere of qa (w >= 0), so angles stay in [-π, π].
+static inline versors kl_relative_rotation(versors qa, versors qb)
+{
+	if (glms_quat_dot(qa, qb) < 0.0f)
+	{
+		qb = (versors){{-qb.x, -qb.y, -qb.z, -qb.w}};
+	}
+	return glms_quat_mul(glms_quat_conjugate(qa), qb);
+}
+
+/// Rotation about z of the swing–twist split of q (w >= 0): 2·atan2(z, w).
+static inline float kl_twist_angle(versors q)
+{
+	return 2.0f * atan2f(q.z, q.w);
+}
+
+/// Rotation vector (axis · angle) of a unit quaternion with w >= 0.
+static inline vec3s kl_rotation_vector(versors q)
+{
+	vec3s v = {{q.x, q.y, q.z}};
+	float s = glms_vec3_norm(v);
+	if (s < 1.0e-6f)
+	{
+		return glms_vec3_scale(v, 2.0f);
+	}
+	return glms_vec3_scale(v, 2.0f * atan2f(s, q.w) / s);
+}
+
+/// Wraps an angle difference to [-π, π].
+static inline float kl_wrap_angle(float a)
+{
+	if (a > GLM_PIf || a < -GLM_PIf)
+	{
+		a = remainderf(a, 2.0f * GLM_PIf);
+	}
+	return a;
+}
+
+/// Inverse of the angular mass of a row with Jacobians ja, jb (and linear n).
+static inline float kl_axial_mass(const kl_joint_constraint* c, vec3s n, vec3s ja, vec3s jb)
+{
+	float k = (c->inv_mass_a + c->inv_mass_b) * glms_vec3_dot(n, n) +
+			  glms_vec3_dot(ja, glms_mat3_mulv(c->inv_inertia_a, ja)) +
+			  glms_vec3_dot(jb, glms_mat3_mulv(c->inv_inertia_b, jb));
+	return k > 0.0f ? 1.0f / k : 0.0f;
+}
+
+KL_JOINT_INLINE float kl_axial_cdot(const kl_axial_row* row, const kl_joint_velocities* v)
+{
+	return glms_vec3_dot(row->n, glms_vec3_sub(v->vb, v->va)) + glms_vec3_dot(row->jb, v->wb) -
+		   glms_vec3_dot(row->ja, v->wa);
+}
+
+KL_JOINT_INLINE void kl_axial_apply(const kl_joint_constraint* c, const kl_axial_row* row, kl_joint_velocities* v,
+								  float impulse)
+{
+	v->va = glms_vec3_sub(v->va, glms_vec3_scale(row->n, c->inv_mass_a * impulse));
+	v->vb = glms_vec3_add(v->vb, glms_vec3_scale(row->n, c->inv_mass_b * impulse));
+	v->wa = glms_vec3_sub(v->wa, glms_mat3_mulv(c->inv_inertia_a, glms_vec3_scale(row->ja, impulse)));
+	v->wb = glms_vec3_add(v->wb, glms_mat3_mulv(c->inv_inertia_b, glms_vec3_scale(row->jb, impulse)));
+}
+
+/// The accumulated axial impulse (spring + motor + limits) as one signed value.
+static inline float kl_axial_impulse(const kl_joint_constraint* c)
+{
+	return c->spring_impulse + c->motor_impulse + c->lower_impulse - c->upper_impulse;
+}
+
+/// Spring, motor and limits along one axis (only those enabled), in Box2D's order.
+void kl_solve_axial(const kl_solver_step* step, kl_joint_constraint* c, const kl_axial_row* row,
+					kl_joint_velocities* v, bool use_bias);
+
+/// The ball row (3 rows, rigid or soft): anchors ra, rb (current, from the centres of mass).
+void kl_solve_point_row(const kl_joint_constraint* c, vec3s* accumulated, kl_joint_velocities* v,
+						const kl_solver_body* ba, const kl_solver_body* bb, vec3s ra, vec3s rb, kl_softness s,
+						bool use_bias);
+/// The rotation lock (3 rows) that aligns frames a and b; accumulates into c->angular_impulse.
+void kl_solve_rotation_lock(kl_joint_constraint* c, kl_joint_velocities* v, const kl_solver_body* ba,
+							const kl_solver_body* bb, kl_softness s, bool use_bias);
+
+// Per-type functions (joint_*.c).
+void kl_prepare_revolute(const kl_solver_step* step, kl_joint_constraint* c);
+void kl_warm_start_revolute(const kl_solver_step* step, kl_joint_constraint* c);
+void kl_solve_revolute(const kl_solver_step* step, kl_joint_constraint* c, bool use_bias);
+
+void kl_prepare_prismatic(const kl_solver_step* step, kl_joint_constraint* c);
+void kl_warm_start_prismatic(const kl_solver_step* step, kl_joint_constraint* c);
+void kl_solve_prismatic(const kl_solver_step* step, kl_joint_constraint* c, bool use_bias);
+
+void kl_prepare_distance(const kl_solver_step* step, kl_joint_constraint* c);
+void kl_warm_start_distance(const kl_solver_step* step, kl_joint_constraint* c);
+void kl_solve_distance(const kl_solver_step* step, kl_joint_constraint* c, bool use_bias);
+
+void kl_warm_start_point(const kl_solver_step* step, kl_joint_constraint* c);
+void kl_solve_spherical(const kl_solver_step* step, kl_joint_constraint* c, bool use_bias);
+void kl_solve_fixed(const kl_solver_step* step, kl_joint_constraint* c, bool use_bias);
+void kl_solve_target(const kl_solver_step* step, kl_joint_constraint* c, bool use_bias);

@@ -1,0 +1,125 @@
+// Kollide — point joints: spherical (ball), fixed (weld: point plus rotation lock) and the target
+// (mouse) joint that pulls body b's anchor towards a world point with a limited force.
+//
+// Point constraint: C = p_b − p_a, Cdot = v_b + w_b × r_b − v_a − w_a × r_a,
+// K = (m_a + m_b)·E − skew(r_a)·I_a·skew(r_a) − skew(r_b)·I_b·skew(r_b).
+// Rotation lock: C = rotation vector of conj(q_a)·q_b in world, Cdot = w_b − w_a, K = I_a + I_b.
+// SPDX-License-Identifier: MIT
+#include "joint_common.h"
+
+/// The ball row shared by spherical, fixed and revolute joints. The separation is measured from the
+/// step-start anchors plus the bodies' motion since (no large world coordinates are subtracted).
+void kl_solve_point_row(const kl_joint_constraint* c, vec3s* accumulated, kl_joint_velocities* v,
+						const kl_solver_body* ba, const kl_solver_body* bb, vec3s ra, vec3s rb, kl_softness s,
+						bool use_bias)
+{
+	vec3s cdot = glms_vec3_sub(glms_vec3_add(v->vb, glms_vec3_cross(v->wb, rb)),
+							   glms_vec3_add(v->va, glms_vec3_cross(v->wa, ra)));
+	float mass_scale = 1.0f;
+	float impulse_scale = 0.0f;
+	if (use_bias)
+	{
+		vec3s dp = glms_vec3_sub(bb->delta_position, ba->delta_position);
+		vec3s separation = glms_vec3_add(glms_vec3_add(c->delta_center, dp), glms_vec3_sub(rb, ra));
+		cdot = glms_vec3_add(cdot, glms_vec3_scale(separation, s.bias_rate));
+		mass_scale = s.mass_scale;
+		impulse_scale = s.impulse_scale;
+	}
+	vec3s x = glms_mat3_mulv(c->point_mass, cdot);
+	vec3s impulse = glms_vec3_sub(glms_vec3_scale(x, -mass_scale), glms_vec3_scale(*accumulated, impulse_scale));
+	*accumulated = glms_vec3_add(*accumulated, impulse);
+	kl_joint_apply_linear(c, v, ra, rb, impulse);
+}
+
+/// The three-row rotation lock shared by fixed and prismatic joints (frames a and b aligned).
+void kl_solve_rotation_lock(kl_joint_constraint* c, kl_joint_velocities* v, const kl_solver_body* ba,
+							const kl_solver_body* bb, kl_softness s, bool use_bias)
+{
+	vec3s cdot = glms_vec3_sub(v->wb, v->wa);
+	float mass_scale = 1.0f;
+	float impulse_scale = 0.0f;
+	if (use_bias)
+	{
+		versors qa = glms_quat_mul(ba->delta_rotation, c->frame_a.q);
+		versors qb = glms_quat_mul(bb->delta_rotation, c->frame_b.q);
+		vec3s error = kl_rotate(qa, kl_rotation_vector(kl_relative_rotation(qa, qb)));
+		cdot = glms_vec3_add(cdot, glms_vec3_scale(error, s.bias_rate));
+		mass_scale = s.mass_scale;
+		impulse_scale = s.impulse_scale;
+	}
+	vec3s x = glms_mat3_mulv(c->angular_mass, cdot);
+	vec3s impulse =
+		glms_vec3_sub(glms_vec3_scale(x, -mass_scale), glms_vec3_scale(c->angular_impulse, impulse_scale));
+	c->angular_impulse = glms_vec3_add(c->angular_impulse, impulse);
+	kl_joint_apply_angular(c, v, impulse);
+}
+
+void kl_warm_start_point(const kl_solver_step* step, kl_joint_constraint* c)
+{
+	const kl_solver_body* ba = kl_joint_body(step, c->index_a);
+	const kl_solver_body* bb = kl_joint_body(step, c->index_b);
+	kl_joint_velocities v = kl_joint_load(step, c);
+	vec3s ra = kl_rotate(ba->delta_rotation, c->frame_a.p);
+	vec3s rb = kl_rotate(bb->delta_rotation, c->frame_b.p);
+	// The ball row's mass for this sub-step's anchors (the target joint's is built in its solve).
+	c->point_mass = kl_invert_sym3(kl_point_mass_matrix(c, ra, rb));
+	kl_joint_apply_linear(c, &v, ra, rb, c->linear_impulse);
+	if (c->type == KL_JOINT_FIXED)
+	{
+		kl_joint_apply_angular(c, &v, c->angular_impulse);
+	}
+	kl_joint_store(step, c, &v);
+}
+
+
+void kl_solve_spherical(const kl_solver_step* step, kl_joint_constraint* c, bool use_bias)
+{
+	const kl_solver_body* ba = kl_joint_body(step, c->index_a);
+	const kl_solver_body* bb = kl_joint_body(step, c->index_b);
+	kl_joint_velocities v = kl_joint_load(step, c);
+	vec3s ra = kl_rotate(ba->delta_rotation, c->frame_a.p);
+	vec3s rb = kl_rotate(bb->delta_rotation, c->frame_b.p);
+	kl_solve_point_row(c, &c->linear_impulse, &v, ba, bb, ra, rb, c->softness, use_bias);
+	kl_joint_store(step, c, &v);
+}
+
+void kl_solve_fixed(const kl_solver_step* step, kl_joint_constraint* c, bool use_bias)
+{
+	const kl_solver_body* ba = kl_joint_body(step, c->index_a);
+	const kl_solver_body* bb = kl_joint_body(step, c->index_b);
+	kl_joint_velocities v = kl_joint_load(step, c);
+	// A spring makes a soft weld whose stiffness is physical, so it keeps its bias when relaxing.
+	bool bias = use_bias || c->enable_spring;
+	kl_solve_rotation_lock(c, &v, ba, bb, c->spring_softness, bias);
+	vec3s ra = kl_rotate(ba->delta_rotation, c->frame_a.p);
+	vec3s rb = kl_rotate(bb->delta_rotation, c->frame_b.p);
+	kl_solve_point_row(c, &c->linear_impulse, &v, ba, bb, ra, rb, c->spring_softness, bias);
+	kl_joint_store(step, c, &v);
+}
+
+void kl_solve_target(const kl_solver_step* step, kl_joint_constraint* c, bool use_bias)
+{
+	// A drive, not an error correction: the bias stays on in the relax pass.
+	(void)use_bias;
+	const kl_solver_body* bb = kl_joint_body(step, c->index_b);
+	kl_joint_velocities v = kl_joint_load(step, c);
+	vec3s rb = kl_rotate(bb->delta_rotation, c->frame_b.p);
+	kl_softness s = c->spring_softness;
+	vec3s separation = glms_vec3_add(glms_vec3_add(c->delta_center, bb->delta_position), rb);
+	vec3s cdot = glms_vec3_add(v.vb, glms_vec3_cross(v.wb, rb));
+	cdot = glms_vec3_add(cdot, glms_vec3_scale(separation, s.bias_rate));
+	vec3s x = glms_mat3_mulv(c->point_mass, cdot); // from the warm start (body a has no mass here)
+	vec3s old = c->linear_impulse;
+	vec3s total = glms_vec3_add(old, glms_vec3_scale(x, -s.mass_scale));
+	total = glms_vec3_sub(total, glms_vec3_scale(old, s.impulse_scale));
+	float length = glms_vec3_norm(total);
+	if (length > c->max_motor_impulse)
+	{
+		total = glms_vec3_scale(total, c->max_motor_impulse / length);
+	}
+	c->linear_impulse = total;
+	vec3s impulse = glms_vec3_sub(total, old);
+	v.vb = glms_vec3_add(v.vb, glms_vec3_scale(impulse, c->inv_mass_b));
+	v.wb = glms_vec3_add(v.wb, glms_mat3_mulv(c->inv_inertia_b, glms_vec3_cross(rb, impulse)));
+	kl_joint_store(step, c, &v);
+}

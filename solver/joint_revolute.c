@@ -1,0 +1,137 @@
+// Kollide — revolute (hinge) joint: a ball row, two angular rows that keep the hinge axes (the
+// frames' z) aligned, and the axial spring, motor and limits about the hinge.
+//
+// Hinge alignment: the hinge axis a of frame a stays normal to the x and y axes of frame b (as in
+// Jolt's hinge), C = (a·x_b, a·y_b). The angle is the twist of q = conj(q_a)·q_b about z,
+// 2·atan2(q.z, q.w), zero where the frames coincide.
+// SPDX-License-Identifier: MIT
+#include "joint_common.h"
+
+/// Hinge alignment rows for the current frames: with the hinge axis a of frame a and the x, y axes
+/// b, c of frame b, C = (a·b, a·c) and Cdot = (w_b − w_a)·(b × a), likewise c. Both Jacobians are
+/// normal to the hinge axis, so these rows never resist the free rotation.
+static void hinge_rows(versors qa, versors qb, vec3s* jx, vec3s* jy, float* cx, float* cy)
+{
+	vec3s a = kl_rotate(qa, kl_vec3(0.0f, 0.0f, 1.0f));
+	vec3s b = kl_rotate(qb, kl_vec3(1.0f, 0.0f, 0.0f));
+	vec3s c = kl_rotate(qb, kl_vec3(0.0f, 1.0f, 0.0f));
+	*jx = glms_vec3_cross(b, a);
+	*jy = glms_vec3_cross(c, a);
+	*cx = glms_vec3_dot(a, b);
+	*cy = glms_vec3_dot(a, c);
+}
+
+/// The hinge's axial row for anchors ra, rb: the torque about the axis plus its coupling impulse.
+static kl_axial_row axial_row(const kl_joint_constraint* c, vec3s ra, vec3s rb)
+{
+	vec3s p = c->axial_coupling;
+	kl_axial_row row = {
+		.n = p,
+		.ja = glms_vec3_add(c->axis, glms_vec3_cross(ra, p)),
+		.jb = glms_vec3_add(c->axis, glms_vec3_cross(rb, p)),
+		.angular = true,
+	};
+	return row;
+}
+
+void kl_prepare_revolute(const kl_solver_step* step, kl_joint_constraint* c)
+{
+	(void)step;
+	c->axis = kl_rotate(c->frame_a.q, kl_vec3(0.0f, 0.0f, 1.0f));
+	// The axial row's torque changes the ball row's velocity by (I_b·z) × r_b + (I_a·z) × r_a per
+	// unit; the linear impulse −K⁻¹ times that cancels it, so the row turns the bodies about the
+	// hinge line. Its mass is then the inertia about that line (the Schur complement).
+	vec3s ia = glms_mat3_mulv(c->inv_inertia_a, c->axis);
+	vec3s ib = glms_mat3_mulv(c->inv_inertia_b, c->axis);
+	vec3s coupling = glms_vec3_add(glms_vec3_cross(ib, c->frame_b.p), glms_vec3_cross(ia, c->frame_a.p));
+	mat3s point_inv = kl_invert_sym3(kl_point_mass_matrix(c, c->frame_a.p, c->frame_b.p));
+	c->axial_coupling = glms_vec3_negate(glms_mat3_mulv(point_inv, coupling));
+	kl_axial_row row = axial_row(c, c->frame_a.p, c->frame_b.p);
+	c->axial_mass = kl_axial_mass(c, row.n, row.ja, row.jb);
+	float cx, cy;
+	hinge_rows(c->frame_a.q, c->frame_b.q, &c->perp_x, &c->perp_y, &cx, &cy);
+}
+
+void kl_warm_start_revolute(const kl_solver_step* step, kl_joint_constraint* c)
+{
+	const kl_solver_body* ba = kl_joint_body(step, c->index_a);
+	const kl_solver_body* bb = kl_joint_body(step, c->index_b);
+	kl_joint_velocities v = kl_joint_load(step, c);
+	versors qa = glms_quat_mul(ba->delta_rotation, c->frame_a.q);
+	versors qb = glms_quat_mul(bb->delta_rotation, c->frame_b.q);
+	vec3s jx, jy;
+	float cx, cy;
+	hinge_rows(qa, qb, &jx, &jy, &cx, &cy);
+	vec3s angular = glms_vec3_add(glms_vec3_scale(jx, c->angular_impulse.x), glms_vec3_scale(jy, c->angular_impulse.y));
+	float axial = kl_axial_impulse(c);
+	angular = glms_vec3_add(angular, glms_vec3_scale(c->axis, axial));
+	vec3s linear = glms_vec3_add(c->linear_impulse, glms_vec3_scale(c->axial_coupling, axial));
+	vec3s ra = kl_rotate(ba->delta_rotation, c->frame_a.p);
+	vec3s rb = kl_rotate(bb->delta_rotation, c->frame_b.p);
+	c->point_mass = kl_invert_sym3(kl_point_mass_matrix(c, ra, rb));
+	kl_joint_apply_linear(c, &v, ra, rb, linear);
+	kl_joint_apply_angular(c, &v, angular);
+	kl_joint_store(step, c, &v);
+}
+
+/// The two angular rows that keep the hinge axes parallel, solved as one 2×2 block.
+static void solve_hinge_alignment(kl_joint_constraint* c, kl_joint_velocities* v, versors qa, versors qb,
+								  bool use_bias)
+{
+	vec3s jx, jy;
+	float cx, cy;
+	hinge_rows(qa, qb, &jx, &jy, &cx, &cy);
+	c->perp_x = jx;
+	c->perp_y = jy;
+	mat3s k = kl_mat3_add(c->inv_inertia_a, c->inv_inertia_b);
+	vec3s kjx = glms_mat3_mulv(k, jx);
+	vec3s kjy = glms_mat3_mulv(k, jy);
+	float kxx = glms_vec3_dot(jx, kjx);
+	float kyy = glms_vec3_dot(jy, kjy);
+	float kxy = glms_vec3_dot(jx, kjy);
+	float det = kxx * kyy - kxy * kxy;
+	if (det == 0.0f)
+	{
+		return; // neither side can rotate
+	}
+	vec3s dw = glms_vec3_sub(v->wb, v->wa);
+	float bx = glms_vec3_dot(dw, jx);
+	float by = glms_vec3_dot(dw, jy);
+	float mass_scale = 1.0f;
+	float impulse_scale = 0.0f;
+	if (use_bias)
+	{
+		bx += c->softness.bias_rate * cx;
+		by += c->softness.bias_rate * cy;
+		mass_scale = c->softness.mass_scale;
+		impulse_scale = c->softness.impulse_scale;
+	}
+	float inv = 1.0f / det;
+	float x = (kyy * bx - kxy * by) * inv;
+	float y = (kxx * by - kxy * bx) * inv;
+	float ix = -mass_scale * x - impulse_scale * c->angular_impulse.x;
+	float iy = -mass_scale * y - impulse_scale * c->angular_impulse.y;
+	c->angular_impulse.x += ix;
+	c->angular_impulse.y += iy;
+	kl_joint_apply_angular(c, v, glms_vec3_add(glms_vec3_scale(jx, ix), glms_vec3_scale(jy, iy)));
+}
+
+void kl_solve_revolute(const kl_solver_step* step, kl_joint_constraint* c, bool use_bias)
+{
+	const kl_solver_body* ba = kl_joint_body(step, c->index_a);
+	const kl_solver_body* bb = kl_joint_body(step, c->index_b);
+	kl_joint_velocities v = kl_joint_load(step, c);
+	versors qa = glms_quat_mul(ba->delta_rotation, c->frame_a.q);
+	versors qb = glms_quat_mul(bb->delta_rotation, c->frame_b.q);
+	vec3s ra = kl_rotate(ba->delta_rotation, c->frame_a.p);
+	vec3s rb = kl_rotate(bb->delta_rotation, c->frame_b.p);
+	if (c->enable_spring || c->enable_motor || c->enable_limit)
+	{
+		kl_axial_row row = axial_row(c, ra, rb);
+		row.position = kl_twist_angle(kl_relative_rotation(qa, qb));
+		kl_solve_axial(step, c, &row, &v, use_bias);
+	}
+	solve_hinge_alignment(c, &v, qa, qb, use_bias);
+	kl_solve_point_row(c, &c->linear_impulse, &v, ba, bb, ra, rb, c->softness, use_bias);
+	kl_joint_store(step, c, &v);
+}

@@ -1,0 +1,99 @@
+// Kollide internal — joint constraints (fixed, revolute, prismatic, spherical, distance/spring,
+// target) with limits, motors and springs, solved as soft constraints in the sub-step loop.
+//
+// Conventions. Each joint measures its current error from the step-start anchors plus the bodies'
+// motion since the step began (kl_solver_body deltas), as Box2D v3 joints do. Rigid rows are soft
+// (the world's joint softness) while use_bias is set and rigid in the relax pass; springs, position
+// motors and target joints are physical drives and keep their bias in both passes. Accumulated
+// impulses are per sub-step (warm starting applies them again each sub-step), so force = impulse / h.
+//
+// Stiffness. A rigid row at the joint softness (hertz f) stretches elastically under a steady
+// load F by F·(1/m_a + 1/m_b)/(2π f)² along a line through the centres (Box2D's soft step does the
+// same): a 20-link chain of 1 kg links at 60 Hz stretches its top joint by 2.6 mm. Stiffer joints
+// need more sub-steps: revolute chains went unstable with f above about a third of the sub-step
+// rate (stable: 60 Hz at 4 sub-steps, 120 Hz at 8; unstable: 120 Hz at 4, 180 Hz at 8), so the
+// stage should cap f at a quarter of the sub-step rate as Box2D does.
+//
+// Call order per sub-step: warm start (also builds the ball rows' mass for this sub-step's
+// anchors), solve, relax — the stage always warm starts, with or without warm starting enabled.
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "solver.h"
+
+/// Per-step data of one joint (anchors, effective masses, softness), built by kl_prepare_joint from
+/// the world's kl_joint. Accumulated impulses persist in kl_joint between steps (warm starting).
+typedef struct kl_joint_constraint
+{
+	int joint_slot;
+	int index_a; ///< body slot of an awake body, or -1 (static or sleeping: a zero dummy)
+	int index_b;
+	kl_joint_type type;
+
+	float inv_mass_a;
+	float inv_mass_b;
+	mat3s inv_inertia_a; ///< world, step start
+	mat3s inv_inertia_b;
+	/// Joint frames at the step start: world rotation, anchor relative to the centre of mass (world).
+	kl_transform frame_a;
+	kl_transform frame_b;
+	/// Centre of mass b minus centre of mass a at the step start (target joint: centre b − target).
+	vec3s delta_center;
+	kl_softness softness;		 ///< rigid rows: the world's joint softness
+	kl_softness spring_softness; ///< springs (and soft welds, target joints)
+
+	// Accumulated impulses of the current sub-step; their meaning depends on the type:
+	// linear: point (spherical, fixed, revolute, target) or the two slide-normal rows (prismatic, x/y);
+	// angular: rotation lock (fixed, prismatic) or the two hinge-normal rows (revolute, x/y).
+	vec3s linear_impulse;
+	vec3s angular_impulse;
+	float spring_impulse;
+	float motor_impulse;
+	float lower_impulse;
+	float upper_impulse;
+
+	// Axial drive (revolute, prismatic, distance; target joint uses max_motor_impulse). Springs pull
+	// to coordinate 0 (distance: `length`); a position motor is a soft constraint at the joint
+	// softness towards motor_target, clamped to max_motor_impulse, whose requested speed is capped
+	// at √(a_max·|error|) with a_max = max force / axial mass (it can brake in time at half force).
+	bool enable_spring;
+	bool enable_motor;
+	bool enable_limit;
+	bool position_motor;
+	bool rigid_length; ///< distance joint without a spring: the length is held
+	float motor_speed;
+	float motor_target;
+	float max_motor_impulse; ///< max_motor_force · h
+	float lower;
+	float upper;
+	float length; ///< distance rest length
+
+	/// Axis of the axial rows: hinge or slide axis (frame a's z, step start) or the distance direction.
+	vec3s axis;
+	float axial_mass;
+	/// The axial rows carry the impulse of the joint's coupled rows with them (per unit of axial
+	/// impulse): revolute, a linear impulse at the anchors that keeps the ball row's velocity;
+	/// prismatic, an angular impulse that keeps the rotation lock's. The row then moves the bodies
+	/// only along the joint's free coordinate, with the inertia about the hinge line (or the
+	/// translational mass along the slide), so motors, springs and limits on offset loads respond as
+	/// designed instead of through the centre-of-mass inertia.
+	vec3s axial_coupling;
+	/// Revolute: the hinge-normal angular Jacobians; prismatic: the slide-normal directions. Kept
+	/// from the last solve for warm starting and for the reported force and torque.
+	vec3s perp_x;
+	vec3s perp_y;
+	/// Inverse mass of the ball row (spherical, fixed, revolute), K⁻¹ for the anchors at the start of
+	/// the current sub-step: computed by the warm start, used by solve and relax.
+	mat3s point_mass;
+	/// Inverse mass of the rotation lock (fixed, prismatic): (I_a + I_b)⁻¹, constant over the step.
+	mat3s angular_mass;
+} kl_joint_constraint;
+
+/// Fills c from the joint at `joint_slot` for this step. body indices: slot of an awake body or -1.
+void kl_prepare_joint(const kl_solver_step* step, int joint_slot, int index_a, int index_b, kl_joint_constraint* c);
+void kl_warm_start_joint(const kl_solver_step* step, kl_joint_constraint* c);
+/// One sub-step's velocity iteration; use_bias false is the relax pass (no position correction).
+void kl_solve_joint(const kl_solver_step* step, kl_joint_constraint* c, bool use_bias);
+/// Writes the accumulated impulses back into the world's kl_joint (warm start, constraint force
+/// and torque = impulse / h of the last sub-step, the step's mean for steady loads).
+void kl_store_joint_impulses(const kl_solver_step* step, const kl_joint_constraint* c);

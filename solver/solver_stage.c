@@ -1,0 +1,567 @@
+// Kollide — the solver stage: constraint preparation, graph colouring and the soft-step sub-step
+// loop. Constraints of one colour touch disjoint dynamic bodies, so a colour's rows run on any
+// number of workers with the same result; colours and overflow rows run in a fixed order.
+// SPDX-License-Identifier: MIT
+#include "solver_stage.h"
+
+#include "contact_solver.h"
+#include "core.h"
+#include "integrate.h"
+#include "joint_solver.h"
+
+#include <string.h>
+
+/// Colour index of constraints that found no colour: solved on one thread, in order.
+#define KL_OVERFLOW_COLOR KL_GRAPH_COLOR_COUNT
+
+/// Below this many items a parallel loop runs on the calling thread.
+#define KL_MIN_PARALLEL_ITEMS 128
+
+typedef struct kl_solver_storage
+{
+	kl_solver_body* bodies; ///< by body slot
+	int body_capacity;
+	kl_contact_constraint* contacts; ///< grouped by colour
+	int contact_capacity;
+	kl_joint_constraint* joints; ///< grouped by colour
+	int joint_capacity;
+	int contact_start[KL_GRAPH_COLOR_COUNT + 2]; ///< colour c: [start[c], start[c + 1]); overflow last
+	int joint_start[KL_GRAPH_COLOR_COUNT + 2];
+	uint64_t* color_bits; ///< KL_GRAPH_COLOR_COUNT bitsets over body slots
+	int color_words;
+	/// Candidates before sorting by colour: (index, colour, body a, body b).
+	int* contact_items;
+	int contact_item_capacity;
+	int* joint_items;
+	int joint_item_capacity;
+} kl_solver_storage;
+
+void kl_solver_storage_destroy(kl_world* world)
+{
+	kl_solver_storage* s = world->solver;
+	if (s == NULL)
+	{
+		return;
+	}
+	kl_free(s->bodies);
+	kl_free(s->contacts);
+	kl_free(s->joints);
+	kl_free(s->color_bits);
+	kl_free(s->contact_items);
+	kl_free(s->joint_items);
+	kl_free(s);
+	world->solver = NULL;
+}
+
+static kl_solver_storage* get_storage(kl_world* world)
+{
+	if (world->solver == NULL)
+	{
+		world->solver = kl_alloc_zero(1, sizeof(kl_solver_storage));
+	}
+	return world->solver;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Colouring
+
+static bool test_bit(const uint64_t* bits, int i)
+{
+	return (bits[i >> 6] >> (i & 63)) & 1u;
+}
+
+static void set_bit(uint64_t* bits, int i)
+{
+	bits[i >> 6] |= (uint64_t)1 << (i & 63);
+}
+
+/// The first colour free for both dynamic bodies (slot or -1 for a non-dynamic side).
+static int assign_color(kl_solver_storage* s, int dyn_a, int dyn_b)
+{
+	if (dyn_a >= 0 && dyn_b >= 0)
+	{
+		for (int c = 0; c < KL_DYNAMIC_COLOR_COUNT; ++c)
+		{
+			uint64_t* bits = s->color_bits + (size_t)c * (size_t)s->color_words;
+			if (!test_bit(bits, dyn_a) && !test_bit(bits, dyn_b))
+			{
+				set_bit(bits, dyn_a);
+				set_bit(bits, dyn_b);
+				return c;
+			}
+		}
+		return KL_OVERFLOW_COLOR;
+	}
+	int dyn = dyn_a >= 0 ? dyn_a : dyn_b;
+	for (int c = 1; c < KL_GRAPH_COLOR_COUNT; ++c)
+	{
+		uint64_t* bits = s->color_bits + (size_t)c * (size_t)s->color_words;
+		if (!test_bit(bits, dyn))
+		{
+			set_bit(bits, dyn);
+			return c;
+		}
+	}
+	return KL_OVERFLOW_COLOR;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Preparation
+
+typedef struct kl_stage_context
+{
+	kl_world* world;
+	kl_solver_step* step;
+	kl_solver_storage* storage;
+	int color;		 ///< for colour stages
+	int stage;		 ///< kl_stage_kind
+	int item_count;	 ///< for flat loops
+} kl_stage_context;
+
+enum kl_stage_kind
+{
+	KL_STAGE_WARM_START,
+	KL_STAGE_SOLVE,
+	KL_STAGE_RELAX,
+	KL_STAGE_RESTITUTION,
+};
+
+static void run_parallel(kl_world* world, kl_task_fn* task, kl_stage_context* c, int items)
+{
+	if (items < KL_MIN_PARALLEL_ITEMS || world->worker_count == 1)
+	{
+		task(0, world->worker_count, 0, c);
+	}
+	else
+	{
+		kl_world_parallel_for(world, task, c);
+	}
+}
+
+static void prepare_bodies_task(int start, int end, int worker, void* context)
+{
+	(void)worker;
+	kl_stage_context* c = context;
+	kl_world* world = c->world;
+	for (int part = start; part < end; ++part)
+	{
+		int b0, b1;
+		kl_partition_range(world->awake_count, world->worker_count, part, &b0, &b1);
+		for (int k = b0; k < b1; ++k)
+		{
+			int i = world->awake_bodies[k];
+			const kl_body_sim* sim = &world->sims[i];
+			kl_solver_body* sb = &c->storage->bodies[i];
+			sb->center0 = sim->center;
+			sb->rotation0 = sim->transform.q;
+			sb->delta_position = glms_vec3_zero();
+			sb->delta_rotation = glms_quat_identity();
+			bool dynamic = (sim->flags & KL_SIM_DYNAMIC) != 0;
+			sb->inv_mass = dynamic ? sim->inv_mass : 0.0f;
+			if (dynamic)
+			{
+				mat3s r = glms_quat_mat3(sim->transform.q);
+				sb->inv_inertia = glms_mat3_mul(glms_mat3_mul(r, sim->inv_inertia_local), glms_mat3_transpose(r));
+			}
+			else
+			{
+				sb->inv_inertia = glms_mat3_zero();
+			}
+		}
+	}
+}
+
+static bool reserve_storage(kl_world* world, kl_solver_storage* s)
+{
+	int words = (world->body_capacity + 63) / 64;
+	if (world->body_capacity > s->body_capacity)
+	{
+		kl_solver_body* bodies = kl_realloc(s->bodies, (size_t)world->body_capacity, sizeof(kl_solver_body));
+		if (bodies == NULL)
+		{
+			return false;
+		}
+		s->bodies = bodies;
+		s->body_capacity = world->body_capacity;
+	}
+	if (words > s->color_words || s->color_bits == NULL)
+	{
+		kl_free(s->color_bits);
+		s->color_bits = kl_alloc((size_t)KL_GRAPH_COLOR_COUNT * (size_t)(words > 0 ? words : 1), sizeof(uint64_t));
+		if (s->color_bits == NULL)
+		{
+			s->color_words = 0;
+			return false;
+		}
+		s->color_words = words > 0 ? words : 1;
+	}
+	memset(s->color_bits, 0, (size_t)KL_GRAPH_COLOR_COUNT * (size_t)s->color_words * sizeof(uint64_t));
+	return true;
+}
+
+/// The constraint side of a body: its slot when awake, else -1 (a static dummy).
+static int side_index(const kl_world* world, int body_slot)
+{
+	return world->bodies[body_slot].is_awake ? body_slot : -1;
+}
+
+static int dynamic_slot(const kl_solver_storage* s, int index)
+{
+	return index >= 0 && s->bodies[index].inv_mass > 0.0f ? index : -1;
+}
+
+/// Collects the constraint candidates with their colours (serial, in contact and joint order).
+static bool color_constraints(kl_world* world, kl_solver_storage* s, int* contact_n, int* joint_n)
+{
+	int nc = 0, nj = 0;
+	if (!KL_ARRAY_RESERVE(s->contact_items, s->contact_item_capacity, 4 * world->contact_count) ||
+		!KL_ARRAY_RESERVE(s->joint_items, s->joint_item_capacity, 4 * world->joint_count + 4))
+	{
+		return false;
+	}
+	int joint_slots = kl_id_pool_slot_count(&world->joint_pool);
+	for (int j = 0; j < joint_slots; ++j)
+	{
+		const kl_joint* joint = &world->joints[j];
+		if (joint->id < 0)
+		{
+			continue;
+		}
+		int ia = side_index(world, joint->body_a);
+		int ib = side_index(world, joint->body_b);
+		int da = dynamic_slot(s, ia), db = dynamic_slot(s, ib);
+		if (da < 0 && db < 0)
+		{
+			continue;
+		}
+		int* item = &s->joint_items[4 * nj++];
+		item[0] = j;
+		item[1] = assign_color(s, da, db);
+		item[2] = ia;
+		item[3] = ib;
+	}
+	for (int k = 0; k < world->contact_count; ++k)
+	{
+		const kl_contact* contact = &world->contacts[k];
+		if ((contact->flags & (KL_CONTACT_TOUCHING | KL_CONTACT_SENSOR)) != KL_CONTACT_TOUCHING)
+		{
+			continue;
+		}
+		int ia = side_index(world, contact->body_a);
+		int ib = side_index(world, contact->body_b);
+		int da = dynamic_slot(s, ia), db = dynamic_slot(s, ib);
+		if (da < 0 && db < 0)
+		{
+			continue;
+		}
+		int* item = &s->contact_items[4 * nc++];
+		item[0] = k;
+		item[1] = assign_color(s, da, db);
+		item[2] = ia;
+		item[3] = ib;
+	}
+	*contact_n = nc;
+	*joint_n = nj;
+	return true;
+}
+
+/// Counting sort of the items by colour into start[]; writes each item's slot into item[1].
+static void sort_by_color(int* items, int n, int* start)
+{
+	int count[KL_GRAPH_COLOR_COUNT + 1] = {0};
+	for (int i = 0; i < n; ++i)
+	{
+		count[items[4 * i + 1]] += 1;
+	}
+	start[0] = 0;
+	for (int c = 0; c <= KL_GRAPH_COLOR_COUNT; ++c)
+	{
+		start[c + 1] = start[c] + count[c];
+	}
+	int next[KL_GRAPH_COLOR_COUNT + 1];
+	memcpy(next, start, sizeof(next));
+	for (int i = 0; i < n; ++i)
+	{
+		items[4 * i + 1] = next[items[4 * i + 1]]++;
+	}
+}
+
+static void prepare_constraints_task(int start, int end, int worker, void* context)
+{
+	(void)worker;
+	kl_stage_context* c = context;
+	kl_solver_storage* s = c->storage;
+	int nj = s->joint_start[KL_GRAPH_COLOR_COUNT + 1];
+	int nc = s->contact_start[KL_GRAPH_COLOR_COUNT + 1];
+	for (int part = start; part < end; ++part)
+	{
+		int i0, i1;
+		kl_partition_range(nj + nc, c->world->worker_count, part, &i0, &i1);
+		for (int i = i0; i < i1; ++i)
+		{
+			if (i < nj)
+			{
+				const int* item = &s->joint_items[4 * i];
+				kl_prepare_joint(c->step, item[0], item[2], item[3], &s->joints[item[1]]);
+			}
+			else
+			{
+				const int* item = &s->contact_items[4 * (i - nj)];
+				kl_prepare_contact(c->step, &c->world->contacts[item[0]], item[0], item[2], item[3],
+								   &s->contacts[item[1]]);
+			}
+		}
+	}
+}
+
+static bool prepare_constraints(kl_world* world, kl_solver_storage* s, kl_stage_context* c)
+{
+	int nc = 0, nj = 0;
+	if (!color_constraints(world, s, &nc, &nj) ||
+		!KL_ARRAY_RESERVE(s->contacts, s->contact_capacity, nc > 0 ? nc : 1) ||
+		!KL_ARRAY_RESERVE(s->joints, s->joint_capacity, nj > 0 ? nj : 1))
+	{
+		return false;
+	}
+	sort_by_color(s->contact_items, nc, s->contact_start);
+	sort_by_color(s->joint_items, nj, s->joint_start);
+	run_parallel(world, prepare_constraints_task, c, nc + nj);
+	return true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sub-step stages
+
+static void run_constraint(kl_stage_context* c, bool joint, int index)
+{
+	kl_solver_storage* s = c->storage;
+	if (joint)
+	{
+		kl_joint_constraint* jc = &s->joints[index];
+		switch (c->stage)
+		{
+		case KL_STAGE_WARM_START:
+			kl_warm_start_joint(c->step, jc);
+			break;
+		case KL_STAGE_SOLVE:
+			kl_solve_joint(c->step, jc, true);
+			break;
+		case KL_STAGE_RELAX:
+			kl_solve_joint(c->step, jc, false);
+			break;
+		default:
+			break;
+		}
+		return;
+	}
+	kl_contact_constraint* cc = &s->contacts[index];
+	switch (c->stage)
+	{
+	case KL_STAGE_WARM_START:
+		kl_warm_start_contact(c->step, cc);
+		break;
+	case KL_STAGE_SOLVE:
+		kl_solve_contact(c->step, cc, true);
+		break;
+	case KL_STAGE_RELAX:
+		kl_solve_contact(c->step, cc, false);
+		break;
+	case KL_STAGE_RESTITUTION:
+		kl_apply_restitution(c->step, cc);
+		break;
+	}
+}
+
+/// Joints first, then contacts, of one colour, split into the workers' partitions.
+static void color_task(int start, int end, int worker, void* context)
+{
+	(void)worker;
+	kl_stage_context* c = context;
+	kl_solver_storage* s = c->storage;
+	int j0 = s->joint_start[c->color], nj = s->joint_start[c->color + 1] - j0;
+	int c0 = s->contact_start[c->color], nc = s->contact_start[c->color + 1] - c0;
+	for (int part = start; part < end; ++part)
+	{
+		int i0, i1;
+		kl_partition_range(nj + nc, c->world->worker_count, part, &i0, &i1);
+		for (int i = i0; i < i1; ++i)
+		{
+			if (i < nj)
+			{
+				run_constraint(c, true, j0 + i);
+			}
+			else
+			{
+				run_constraint(c, false, c0 + i - nj);
+			}
+		}
+	}
+}
+
+static void run_constraint_stage(kl_stage_context* c, int stage)
+{
+	kl_solver_storage* s = c->storage;
+	c->stage = stage;
+	c->step->pass += 1;
+	for (int color = 0; color < KL_GRAPH_COLOR_COUNT; ++color)
+	{
+		int items = s->joint_start[color + 1] - s->joint_start[color] + s->contact_start[color + 1] -
+					s->contact_start[color];
+		if (items == 0)
+		{
+			continue;
+		}
+		c->color = color;
+		run_parallel(c->world, color_task, c, items);
+	}
+	// Overflow rows share bodies: one thread, fixed order.
+	c->color = KL_OVERFLOW_COLOR;
+	int j0 = s->joint_start[KL_OVERFLOW_COLOR], j1 = s->joint_start[KL_OVERFLOW_COLOR + 1];
+	for (int j = j0; j < j1; ++j)
+	{
+		run_constraint(c, true, j);
+	}
+	int c0 = s->contact_start[KL_OVERFLOW_COLOR], c1 = s->contact_start[KL_OVERFLOW_COLOR + 1];
+	for (int k = c0; k < c1; ++k)
+	{
+		run_constraint(c, false, k);
+	}
+}
+
+static void integrate_velocities_task(int start, int end, int worker, void* context)
+{
+	(void)worker;
+	kl_stage_context* c = context;
+	for (int part = start; part < end; ++part)
+	{
+		int b0, b1;
+		kl_partition_range(c->world->awake_count, c->world->worker_count, part, &b0, &b1);
+		kl_integrate_velocities(c->world, b0, b1, c->step->h);
+	}
+}
+
+/// Positions, then the solver bodies' motion since the step began.
+static void integrate_positions_task(int start, int end, int worker, void* context)
+{
+	(void)worker;
+	kl_stage_context* c = context;
+	kl_world* world = c->world;
+	for (int part = start; part < end; ++part)
+	{
+		int b0, b1;
+		kl_partition_range(world->awake_count, world->worker_count, part, &b0, &b1);
+		kl_integrate_positions(world, b0, b1, c->step->h);
+		for (int k = b0; k < b1; ++k)
+		{
+			int i = world->awake_bodies[k];
+			kl_solver_body* sb = &c->storage->bodies[i];
+			const kl_body_sim* sim = &world->sims[i];
+			sb->delta_position = glms_vec3_sub(sim->center, sb->center0);
+			versors q0c = {{-sb->rotation0.x, -sb->rotation0.y, -sb->rotation0.z, sb->rotation0.w}};
+			sb->delta_rotation = glms_quat_mul(sim->transform.q, q0c);
+		}
+	}
+}
+
+static void store_impulses_task(int start, int end, int worker, void* context)
+{
+	(void)worker;
+	kl_stage_context* c = context;
+	kl_solver_storage* s = c->storage;
+	int nj = s->joint_start[KL_GRAPH_COLOR_COUNT + 1];
+	int nc = s->contact_start[KL_GRAPH_COLOR_COUNT + 1];
+	for (int part = start; part < end; ++part)
+	{
+		int i0, i1;
+		kl_partition_range(nj + nc, c->world->worker_count, part, &i0, &i1);
+		for (int i = i0; i < i1; ++i)
+		{
+			if (i < nj)
+			{
+				kl_store_joint_impulses(c->step, &s->joints[i]);
+			}
+			else
+			{
+				kl_store_contact_impulses(c->step, &s->contacts[i - nj]);
+			}
+		}
+	}
+}
+
+static kl_solver_step make_step(kl_world* world, kl_solver_storage* s, float dt, int substeps)
+{
+	kl_solver_step step;
+	memset(&step, 0, sizeof(step));
+	step.world = world;
+	step.states = world->states;
+	step.bodies = s->bodies;
+	step.dt = dt;
+	step.substep_count = substeps;
+	step.h = dt / (float)substeps;
+	step.inv_h = step.h > 0.0f ? 1.0f / step.h : 0.0f;
+	// Contacts stiffer than a quarter of the sub-step rate would ring (Box2D's limit).
+	float contact_hertz = fminf(world->def.contact_hertz, 0.25f * step.inv_h);
+	step.contact_softness = kl_make_softness(contact_hertz, world->def.contact_damping_ratio, step.h);
+	step.static_softness = kl_make_softness(2.0f * contact_hertz, world->def.contact_damping_ratio, step.h);
+	step.joint_softness = kl_make_softness(world->def.joint_hertz, world->def.joint_damping_ratio, step.h);
+	step.max_push_speed = world->def.max_contact_push_speed;
+	step.restitution_threshold = world->def.restitution_threshold;
+	step.enable_warm_starting = true;
+	return step;
+}
+
+void kl_solver_stage_run(kl_world* world, float dt, int substeps)
+{
+	kl_solver_storage* s = get_storage(world);
+	if (s == NULL || !reserve_storage(world, s))
+	{
+		return; // out of memory: the message is in kl_last_error(); bodies keep their state
+	}
+	kl_solver_step step = make_step(world, s, dt, substeps);
+	kl_stage_context c = {world, &step, s, 0, 0, 0};
+	double t0 = kl_time_seconds();
+	run_parallel(world, prepare_bodies_task, &c, world->awake_count);
+	if (!prepare_constraints(world, s, &c))
+	{
+		s->contact_start[KL_GRAPH_COLOR_COUNT + 1] = 0;
+		memset(s->contact_start, 0, sizeof(s->contact_start));
+		memset(s->joint_start, 0, sizeof(s->joint_start));
+	}
+	double t1 = kl_time_seconds();
+	double velocities = 0.0, positions = 0.0, constraints = 0.0;
+	for (int k = 0; k < substeps; ++k)
+	{
+		double a = kl_time_seconds();
+		run_parallel(world, integrate_velocities_task, &c, world->awake_count);
+		double b = kl_time_seconds();
+		run_constraint_stage(&c, KL_STAGE_WARM_START);
+		run_constraint_stage(&c, KL_STAGE_SOLVE);
+		double d = kl_time_seconds();
+		run_parallel(world, integrate_positions_task, &c, world->awake_count);
+		double e = kl_time_seconds();
+		run_constraint_stage(&c, KL_STAGE_RELAX);
+		double f = kl_time_seconds();
+		velocities += b - a;
+		constraints += (d - b) + (f - e);
+		positions += e - d;
+	}
+	double t2 = kl_time_seconds();
+	run_constraint_stage(&c, KL_STAGE_RESTITUTION);
+	int total = s->joint_start[KL_GRAPH_COLOR_COUNT + 1] + s->contact_start[KL_GRAPH_COLOR_COUNT + 1];
+	run_parallel(world, store_impulses_task, &c, total);
+	double t3 = kl_time_seconds();
+	world->profile.solver_prepare = (float)(1000.0 * (t1 - t0));
+	world->profile.integrate_velocities = (float)(1000.0 * velocities);
+	world->profile.integrate_positions = (float)(1000.0 * positions);
+	world->profile.solve_constraints = (float)(1000.0 * (constraints + (t3 - t2)));
+	world->counters.constraint_color_count = 0;
+	for (int color = 0; color <= KL_GRAPH_COLOR_COUNT; ++color)
+	{
+		if (s->contact_start[color + 1] > s->contact_start[color] || s->joint_start[color + 1] > s->joint_start[color])
+		{
+			world->counters.constraint_color_count += 1;
+		}
+	}
+	world->counters.overflow_constraint_count = total - s->joint_start[KL_OVERFLOW_COLOR] -
+												 s->contact_start[KL_OVERFLOW_COLOR];
+}
