@@ -15,9 +15,13 @@
 const char kl_bench_library_details_header[] =
 	"scene,threads,bodies,shapes,joints,pairs,contacts,awake_bodies,first_step_ms,check,top_dz,min_z_drop";
 
-/// How far the top body may move and how far any dynamic body may sink below the lowest start
-/// height before a stack counts as fallen (large_pyramid: top within 0.25 m, no cube below 0.4 m).
+/// How far the top body may move sideways, how much of its height it may lose, and how far any
+/// dynamic body may sink below the lowest start height before a stack counts as fallen
+/// (large_pyramid: top within 0.25 m sideways and 2 % of its 99.5 m height, no cube below 0.4 m).
+/// Soft contacts compress a 100-layer pyramid by a few millimetres per layer (docs/solver.md),
+/// so the height criterion is relative; a collapse drops the top by metres.
 static const float k_top_tolerance = 0.25f;
+static const float k_top_sag_fraction = 0.02f;
 static const float k_sink_tolerance = 0.1f;
 
 /// The standing check of the stacking scenes: it applies to scenes with a body named "top".
@@ -25,6 +29,8 @@ typedef struct standing_check
 {
 	kl_body_id top;
 	float top_z0;
+	float top_x0;
+	float top_y0;
 	float min_z0;
 } standing_check;
 
@@ -59,10 +65,12 @@ static float lowest_dynamic_z(kl_world_id world)
 
 static standing_check standing_begin(kl_world_id world)
 {
-	standing_check c = {kl_world_find_body(world, "top"), 0.0f, 0.0f};
+	standing_check c = {kl_world_find_body(world, "top"), 0.0f, 0.0f, 0.0f, 0.0f};
 	if (KL_IS_NON_NULL(c.top))
 	{
 		c.top_z0 = kl_body_get_position(c.top).z;
+		c.top_x0 = kl_body_get_position(c.top).x;
+		c.top_y0 = kl_body_get_position(c.top).y;
 		c.min_z0 = lowest_dynamic_z(world);
 	}
 	kl_clear_error(); // a scene without a "top" body is not an error
@@ -77,9 +85,12 @@ static void standing_end(kl_world_id world, const standing_check* c, char* text,
 		snprintf(text, size, "-,-,-");
 		return;
 	}
-	float top_dz = kl_body_get_position(c->top).z - c->top_z0;
+	vec3s top = kl_body_get_position(c->top);
+	float top_dz = top.z - c->top_z0;
+	float sideways = hypotf(top.x - c->top_x0, top.y - c->top_y0);
 	float drop = c->min_z0 - lowest_dynamic_z(world);
-	bool standing = fabsf(top_dz) <= k_top_tolerance && drop <= k_sink_tolerance;
+	bool standing = sideways <= k_top_tolerance && -top_dz <= k_top_sag_fraction * fabsf(c->top_z0) &&
+					drop <= k_sink_tolerance;
 	snprintf(text, size, "%s,%.4f,%.4f", standing ? "standing" : "FELL", top_dz, drop);
 }
 

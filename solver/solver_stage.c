@@ -5,6 +5,7 @@
 #include "solver_stage.h"
 
 #include "contact_solver.h"
+#include "contact_solver_wide.h"
 #include "core.h"
 #include "integrate.h"
 #include "joint_solver.h"
@@ -29,6 +30,12 @@ typedef struct kl_solver_storage
 	int joint_start[KL_GRAPH_COLOR_COUNT + 2];
 	uint64_t* color_bits; ///< KL_GRAPH_COLOR_COUNT bitsets over body slots
 	int color_words;
+	/// The coloured contacts in groups of KL_WIDE_LANES (one colour per group), solved as SIMD rows.
+	kl_contact_constraint_wide* wide;
+	int wide_capacity;
+	int* wide_first; ///< first scalar constraint of each group
+	int wide_first_capacity;
+	int wide_start[KL_GRAPH_COLOR_COUNT + 1]; ///< colour c: groups [wide_start[c], wide_start[c + 1])
 	/// Candidates before sorting by colour: (index, colour, body a, body b).
 	int* contact_items;
 	int contact_item_capacity;
@@ -48,6 +55,8 @@ void kl_solver_storage_destroy(kl_world* world)
 	kl_free(s->joints);
 	kl_free(s->color_bits);
 	kl_free(s->contact_items);
+	kl_free(s->wide);
+	kl_free(s->wide_first);
 	kl_free(s->joint_items);
 	kl_free(s);
 	world->solver = NULL;
@@ -286,6 +295,19 @@ static void sort_by_color(int* items, int n, int* start)
 	}
 }
 
+/// Lanes in use in wide group g: up to the end of its colour's contacts.
+static int group_lanes(const kl_solver_storage* s, int g)
+{
+	int color = 0;
+	while (s->wide_start[color + 1] <= g)
+	{
+		color += 1;
+	}
+	int end = s->contact_start[color + 1];
+	int n = end - s->wide_first[g];
+	return n < KL_WIDE_LANES ? n : KL_WIDE_LANES;
+}
+
 static void prepare_constraints_task(int start, int end, int worker, void* context)
 {
 	(void)worker;
@@ -314,6 +336,50 @@ static void prepare_constraints_task(int start, int end, int worker, void* conte
 	}
 }
 
+static void gather_wide_task(int start, int end, int worker, void* context)
+{
+	(void)worker;
+	kl_stage_context* c = context;
+	kl_solver_storage* s = c->storage;
+	int groups = s->wide_start[KL_GRAPH_COLOR_COUNT];
+	for (int part = start; part < end; ++part)
+	{
+		int g0, g1;
+		kl_partition_range(groups, c->world->worker_count, part, &g0, &g1);
+		for (int g = g0; g < g1; ++g)
+		{
+			kl_gather_contacts_wide(c->step, &s->contacts[s->wide_first[g]], group_lanes(s, g), &s->wide[g]);
+		}
+	}
+}
+
+/// Packs each colour's contacts into groups of KL_WIDE_LANES (the last group of a colour may be short).
+static bool gather_wide(kl_world* world, kl_solver_storage* s, kl_stage_context* c)
+{
+	int groups = 0;
+	for (int color = 0; color < KL_GRAPH_COLOR_COUNT; ++color)
+	{
+		s->wide_start[color] = groups;
+		int n = s->contact_start[color + 1] - s->contact_start[color];
+		groups += (n + KL_WIDE_LANES - 1) / KL_WIDE_LANES;
+	}
+	s->wide_start[KL_GRAPH_COLOR_COUNT] = groups;
+	if (!KL_ARRAY_RESERVE(s->wide, s->wide_capacity, groups > 0 ? groups : 1) ||
+		!KL_ARRAY_RESERVE(s->wide_first, s->wide_first_capacity, groups + 1))
+	{
+		return false;
+	}
+	for (int color = 0; color < KL_GRAPH_COLOR_COUNT; ++color)
+	{
+		for (int g = s->wide_start[color]; g < s->wide_start[color + 1]; ++g)
+		{
+			s->wide_first[g] = s->contact_start[color] + (g - s->wide_start[color]) * KL_WIDE_LANES;
+		}
+	}
+	run_parallel(world, gather_wide_task, c, groups * KL_WIDE_LANES);
+	return true;
+}
+
 static bool prepare_constraints(kl_world* world, kl_solver_storage* s, kl_stage_context* c)
 {
 	int nc = 0, nj = 0;
@@ -326,7 +392,7 @@ static bool prepare_constraints(kl_world* world, kl_solver_storage* s, kl_stage_
 	sort_by_color(s->contact_items, nc, s->contact_start);
 	sort_by_color(s->joint_items, nj, s->joint_start);
 	run_parallel(world, prepare_constraints_task, c, nc + nj);
-	return true;
+	return gather_wide(world, s, c);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -372,18 +438,38 @@ static void run_constraint(kl_stage_context* c, bool joint, int index)
 	}
 }
 
-/// Joints first, then contacts, of one colour, split into the workers' partitions.
+static void run_wide(kl_stage_context* c, int g)
+{
+	kl_contact_constraint_wide* w = &c->storage->wide[g];
+	switch (c->stage)
+	{
+	case KL_STAGE_WARM_START:
+		kl_warm_start_contacts_wide(c->step, w);
+		break;
+	case KL_STAGE_SOLVE:
+		kl_solve_contacts_wide(c->step, w, true);
+		break;
+	case KL_STAGE_RELAX:
+		kl_solve_contacts_wide(c->step, w, false);
+		break;
+	case KL_STAGE_RESTITUTION:
+		kl_apply_restitution_wide(c->step, w);
+		break;
+	}
+}
+
+/// Joints first, then the wide contact groups, of one colour, split into the workers' partitions.
 static void color_task(int start, int end, int worker, void* context)
 {
 	(void)worker;
 	kl_stage_context* c = context;
 	kl_solver_storage* s = c->storage;
 	int j0 = s->joint_start[c->color], nj = s->joint_start[c->color + 1] - j0;
-	int c0 = s->contact_start[c->color], nc = s->contact_start[c->color + 1] - c0;
+	int g0 = s->wide_start[c->color], ng = s->wide_start[c->color + 1] - g0;
 	for (int part = start; part < end; ++part)
 	{
 		int i0, i1;
-		kl_partition_range(nj + nc, c->world->worker_count, part, &i0, &i1);
+		kl_partition_range(nj + ng, c->world->worker_count, part, &i0, &i1);
 		for (int i = i0; i < i1; ++i)
 		{
 			if (i < nj)
@@ -392,7 +478,7 @@ static void color_task(int start, int end, int worker, void* context)
 			}
 			else
 			{
-				run_constraint(c, false, c0 + i - nj);
+				run_wide(c, g0 + i - nj);
 			}
 		}
 	}
@@ -405,8 +491,8 @@ static void run_constraint_stage(kl_stage_context* c, int stage)
 	c->step->pass += 1;
 	for (int color = 0; color < KL_GRAPH_COLOR_COUNT; ++color)
 	{
-		int items = s->joint_start[color + 1] - s->joint_start[color] + s->contact_start[color + 1] -
-					s->contact_start[color];
+		int items = s->joint_start[color + 1] - s->joint_start[color] +
+					KL_WIDE_LANES * (s->wide_start[color + 1] - s->wide_start[color]);
 		if (items == 0)
 		{
 			continue;
@@ -463,6 +549,23 @@ static void integrate_positions_task(int start, int end, int worker, void* conte
 	}
 }
 
+static void scatter_wide_task(int start, int end, int worker, void* context)
+{
+	(void)worker;
+	kl_stage_context* c = context;
+	kl_solver_storage* s = c->storage;
+	int groups = s->wide_start[KL_GRAPH_COLOR_COUNT];
+	for (int part = start; part < end; ++part)
+	{
+		int g0, g1;
+		kl_partition_range(groups, c->world->worker_count, part, &g0, &g1);
+		for (int g = g0; g < g1; ++g)
+		{
+			kl_scatter_contacts_wide(&s->wide[g], &s->contacts[s->wide_first[g]], group_lanes(s, g));
+		}
+	}
+}
+
 static void store_impulses_task(int start, int end, int worker, void* context)
 {
 	(void)worker;
@@ -503,7 +606,9 @@ static kl_solver_step make_step(kl_world* world, kl_solver_storage* s, float dt,
 	float contact_hertz = fminf(world->def.contact_hertz, 0.25f * step.inv_h);
 	step.contact_softness = kl_make_softness(contact_hertz, world->def.contact_damping_ratio, step.h);
 	step.static_softness = kl_make_softness(2.0f * contact_hertz, world->def.contact_damping_ratio, step.h);
-	step.joint_softness = kl_make_softness(world->def.joint_hertz, world->def.joint_damping_ratio, step.h);
+	// Revolute chains ring and blow up above about a third of the sub-step rate: same cap as contacts.
+	float joint_hertz = fminf(world->def.joint_hertz, 0.25f * step.inv_h);
+	step.joint_softness = kl_make_softness(joint_hertz, world->def.joint_damping_ratio, step.h);
 	step.max_push_speed = world->def.max_contact_push_speed;
 	step.restitution_threshold = world->def.restitution_threshold;
 	step.enable_warm_starting = true;
@@ -523,9 +628,9 @@ void kl_solver_stage_run(kl_world* world, float dt, int substeps)
 	run_parallel(world, prepare_bodies_task, &c, world->awake_count);
 	if (!prepare_constraints(world, s, &c))
 	{
-		s->contact_start[KL_GRAPH_COLOR_COUNT + 1] = 0;
 		memset(s->contact_start, 0, sizeof(s->contact_start));
 		memset(s->joint_start, 0, sizeof(s->joint_start));
+		memset(s->wide_start, 0, sizeof(s->wide_start));
 	}
 	double t1 = kl_time_seconds();
 	double velocities = 0.0, positions = 0.0, constraints = 0.0;
@@ -548,6 +653,7 @@ void kl_solver_stage_run(kl_world* world, float dt, int substeps)
 	double t2 = kl_time_seconds();
 	run_constraint_stage(&c, KL_STAGE_RESTITUTION);
 	int total = s->joint_start[KL_GRAPH_COLOR_COUNT + 1] + s->contact_start[KL_GRAPH_COLOR_COUNT + 1];
+	run_parallel(world, scatter_wide_task, &c, s->wide_start[KL_GRAPH_COLOR_COUNT] * KL_WIDE_LANES);
 	run_parallel(world, store_impulses_task, &c, total);
 	double t3 = kl_time_seconds();
 	world->profile.solver_prepare = (float)(1000.0 * (t1 - t0));
