@@ -442,6 +442,7 @@ static void test_kinematic_platform(void** state)
 	for (int step = 0; step < 120; ++step)
 	{
 		assert_int_equal(kl_world_step(world, DT, SUBSTEPS), KL_OK);
+		assert_int_equal(fell_asleep_events(world, box), 0); // not even for a step
 	}
 	assert_true(kl_body_is_awake(box));
 	assert_true(kl_body_is_awake(platform));

@@ -131,7 +131,10 @@ static void emit_move_events(kl_world* world)
 	{
 		push_move_event(world, world->fell_asleep[k], true);
 	}
-	qsort(world->move_events, (size_t)world->move_event_count, sizeof(kl_body_move_event), compare_move_events);
+	if (world->move_event_count > 1) // move_events may still be NULL when nothing ever moved
+	{
+		qsort(world->move_events, (size_t)world->move_event_count, sizeof(kl_body_move_event), compare_move_events);
+	}
 	world->counters.awake_body_count = world->awake_count;
 }
 
