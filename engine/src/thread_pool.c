@@ -6,6 +6,13 @@
 #include "core.h"
 
 #include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+
+/// Spin iterations (each a pause, tens of nanoseconds) a worker waits for the next job before it
+/// sleeps on the condition variable: the solver issues a job per colour and stage, often a hundred
+/// per step, and waking a sleeping thread costs more than most of those jobs.
+#define KL_SPIN_LIMIT 4000
 
 typedef struct kl_worker
 {
@@ -18,17 +25,24 @@ struct kl_thread_pool
 {
 	pthread_mutex_t mutex;
 	pthread_cond_t work_ready;
-	pthread_cond_t work_done;
 	kl_worker* workers;
 	int worker_count;
 	int started; ///< threads successfully started
-	uint64_t job_generation;
-	int pending; ///< workers still running the current job
-	bool quit;
+	_Atomic uint64_t job_generation;
+	_Atomic int pending;  ///< workers still running the current job
+	_Atomic int sleepers; ///< workers blocked on work_ready
+	_Atomic bool quit;
 	kl_task_fn* task;
 	void* context;
 	int partition_count;
 };
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#endif
+}
 
 static void run_share(kl_thread_pool* pool, int worker)
 {
@@ -38,32 +52,51 @@ static void run_share(kl_thread_pool* pool, int worker)
 	}
 }
 
+/// Waits until the job generation differs from `seen` (or the pool quits): spins first, then sleeps.
+static uint64_t wait_for_job(kl_thread_pool* pool, uint64_t seen)
+{
+	int spins = 0;
+	for (;;)
+	{
+		uint64_t g = atomic_load(&pool->job_generation);
+		if (g != seen || atomic_load(&pool->quit))
+		{
+			return g;
+		}
+		if (++spins < KL_SPIN_LIMIT)
+		{
+			cpu_relax();
+			continue;
+		}
+		// The caller publishes a job and then checks `sleepers` (both sequentially consistent);
+		// registering under the mutex before re-checking means a broadcast is never missed.
+		pthread_mutex_lock(&pool->mutex);
+		atomic_fetch_add(&pool->sleepers, 1);
+		while (atomic_load(&pool->job_generation) == seen && !atomic_load(&pool->quit))
+		{
+			pthread_cond_wait(&pool->work_ready, &pool->mutex);
+		}
+		atomic_fetch_sub(&pool->sleepers, 1);
+		pthread_mutex_unlock(&pool->mutex);
+		spins = 0;
+	}
+}
+
 static void* worker_main(void* arg)
 {
 	kl_worker* self = arg;
 	kl_thread_pool* pool = self->pool;
 	uint64_t seen = 0;
-	pthread_mutex_lock(&pool->mutex);
 	for (;;)
 	{
-		while (!pool->quit && pool->job_generation == seen)
-		{
-			pthread_cond_wait(&pool->work_ready, &pool->mutex);
-		}
-		if (pool->quit)
+		seen = wait_for_job(pool, seen);
+		if (atomic_load(&pool->quit))
 		{
 			break;
 		}
-		seen = pool->job_generation;
-		pthread_mutex_unlock(&pool->mutex);
 		run_share(pool, self->index);
-		pthread_mutex_lock(&pool->mutex);
-		if (--pool->pending == 0)
-		{
-			pthread_cond_signal(&pool->work_done);
-		}
+		atomic_fetch_sub_explicit(&pool->pending, 1, memory_order_release);
 	}
-	pthread_mutex_unlock(&pool->mutex);
 	return NULL;
 }
 
@@ -83,7 +116,10 @@ kl_thread_pool* kl_thread_pool_create(int worker_count)
 	}
 	pthread_mutex_init(&pool->mutex, NULL);
 	pthread_cond_init(&pool->work_ready, NULL);
-	pthread_cond_init(&pool->work_done, NULL);
+	atomic_init(&pool->job_generation, 0);
+	atomic_init(&pool->pending, 0);
+	atomic_init(&pool->sleepers, 0);
+	atomic_init(&pool->quit, false);
 	for (int i = 1; i < worker_count; ++i)
 	{
 		kl_worker* w = &pool->workers[i];
@@ -107,14 +143,13 @@ void kl_thread_pool_destroy(kl_thread_pool* pool)
 		return;
 	}
 	pthread_mutex_lock(&pool->mutex);
-	pool->quit = true;
+	atomic_store(&pool->quit, true);
 	pthread_cond_broadcast(&pool->work_ready);
 	pthread_mutex_unlock(&pool->mutex);
 	for (int i = 1; i <= pool->started; ++i)
 	{
 		pthread_join(pool->workers[i].thread, NULL);
 	}
-	pthread_cond_destroy(&pool->work_done);
 	pthread_cond_destroy(&pool->work_ready);
 	pthread_mutex_destroy(&pool->mutex);
 	kl_free(pool->workers);
@@ -123,21 +158,31 @@ void kl_thread_pool_destroy(kl_thread_pool* pool)
 
 void kl_thread_pool_run(kl_thread_pool* pool, kl_task_fn* task, int partition_count, void* context)
 {
-	pthread_mutex_lock(&pool->mutex);
 	pool->task = task;
 	pool->context = context;
 	pool->partition_count = partition_count;
-	pool->pending = pool->worker_count - 1;
-	pool->job_generation += 1;
-	pthread_cond_broadcast(&pool->work_ready);
-	pthread_mutex_unlock(&pool->mutex);
+	atomic_store(&pool->pending, pool->started);
+	atomic_fetch_add(&pool->job_generation, 1); // publishes the job (sequentially consistent)
+	if (atomic_load(&pool->sleepers) > 0)
+	{
+		pthread_mutex_lock(&pool->mutex);
+		pthread_cond_broadcast(&pool->work_ready);
+		pthread_mutex_unlock(&pool->mutex);
+	}
 
 	run_share(pool, 0);
 
-	pthread_mutex_lock(&pool->mutex);
-	while (pool->pending > 0)
+	// Workers finish within microseconds of the caller; yield only if one was descheduled.
+	int spins = 0;
+	while (atomic_load_explicit(&pool->pending, memory_order_acquire) > 0)
 	{
-		pthread_cond_wait(&pool->work_done, &pool->mutex);
+		if (++spins < KL_SPIN_LIMIT)
+		{
+			cpu_relax();
+		}
+		else
+		{
+			sched_yield();
+		}
 	}
-	pthread_mutex_unlock(&pool->mutex);
 }
