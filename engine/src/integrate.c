@@ -108,7 +108,7 @@ static void integrate_angular(kl_body_sim* sim, kl_body_state* state, float h)
 		sim->rotation_offset = kl_rotate(q, glms_vec3_sub(mid, wb_new));
 		w = kl_rotate(q, wb_new);
 	}
-	else
+	else if (sim->torque.x != 0.0f || sim->torque.y != 0.0f || sim->torque.z != 0.0f)
 	{
 		mat3s r = glms_quat_mat3(q);
 		mat3s inv_i = glms_mat3_mul(glms_mat3_mul(r, sim->inv_inertia_local), glms_mat3_transpose(r));
