@@ -532,9 +532,37 @@ static void test_determinism_with_sleep(void** state)
 	assert_int_equal(h1, h2);
 }
 
+// Teleporting a sleeping box into the air wakes it: it falls and lands instead of hanging there.
+static void test_teleport_wakes(void** state)
+{
+	(void)state;
+	kl_world_id world = make_world(1, true, down());
+	make_ground(world);
+	kl_body_id box = make_box(world, kl_vec3(0.0f, 0.0f, 0.505f), 0.5f, true);
+	for (int step = 0; step < 120 && kl_body_is_awake(box); ++step)
+	{
+		assert_int_equal(kl_world_step(world, DT, SUBSTEPS), KL_OK);
+	}
+	assert_false(kl_body_is_awake(box));
+	assert_int_equal(kl_body_set_transform(box, kl_vec3(3.0f, 0.0f, 5.0f), glms_quat_identity()), KL_OK);
+	assert_true(kl_body_is_awake(box));
+	for (int step = 0; step < 30; ++step)
+	{
+		assert_int_equal(kl_world_step(world, DT, SUBSTEPS), KL_OK);
+	}
+	assert_true(kl_body_get_position(box).z < 4.0f); // fell
+	for (int step = 0; step < 120; ++step)
+	{
+		assert_int_equal(kl_world_step(world, DT, SUBSTEPS), KL_OK);
+	}
+	assert_near(kl_body_get_position(box).z, 0.5, 0.02); // and landed
+	kl_destroy_world(world);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_teleport_wakes),
 		cmocka_unit_test(test_box_falls_asleep),
 		cmocka_unit_test(test_stack_sleeps_as_one_island),
 		cmocka_unit_test(test_set_awake_wakes_the_stack),

@@ -44,6 +44,12 @@ kl_result kl_body_set_transform(kl_body_id id, vec3s position, versors rotation)
 	sim->center = kl_transform_point(sim->transform, sim->local_center);
 	kl_update_body_shape_bounds(world, body->id, KL_AABB_MARGIN, glms_vec3_zero());
 	kl_world_queue_enlarged_shapes(world, body->id);
+	if (body->type == KL_BODY_DYNAMIC)
+	{
+		// A teleported body must not hang asleep where it was put, nor keep the resting contacts
+		// of its old place: it and its sleeping set wake and find their contacts again.
+		kl_wake_body(world, body->id);
+	}
 	return KL_OK;
 }
 
