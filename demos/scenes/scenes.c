@@ -6,6 +6,13 @@
 #include <string.h>
 
 // Each scene file defines one `const kl_scene kl_scene_<name>`; list it here, in menu order.
+// -- demo scenes (the viewer's menu starts with them)
+extern const kl_scene kl_scene_falling_boxes;
+extern const kl_scene kl_scene_dominoes;
+extern const kl_scene kl_scene_joint_chain;
+extern const kl_scene kl_scene_ragdoll;
+extern const kl_scene kl_scene_tumbler;
+extern const kl_scene kl_scene_robot_arm;
 // -- benchmark scenes (Box3D's set, BENCHMARKS.md)
 extern const kl_scene kl_scene_large_pyramid;
 extern const kl_scene kl_scene_many_pyramids;
@@ -24,6 +31,13 @@ extern const kl_scene kl_scene_card_house;
 // -- joint scenes
 
 static const kl_scene* const scenes[] = {
+	// -- demo scenes
+	&kl_scene_falling_boxes,
+	&kl_scene_dominoes,
+	&kl_scene_joint_chain,
+	&kl_scene_ragdoll,
+	&kl_scene_tumbler,
+	&kl_scene_robot_arm,
 	// -- benchmark scenes
 	&kl_scene_large_pyramid,
 	&kl_scene_many_pyramids,

@@ -40,6 +40,20 @@ KL_API int kl_world_get_bodies(kl_world_id world, kl_body_id* bodies, int capaci
 KL_API int kl_world_get_joints(kl_world_id world, kl_joint_id* joints, int capacity);
 /// 32-bit FNV-1a over every body's transform bits in slot order: equal hashes ⇔ identical states.
 KL_API uint32_t kl_world_hash_transforms(kl_world_id world);
+/// The closest shape a segment hits.
+typedef struct kl_ray_hit
+{
+	kl_shape_id shape;
+	kl_body_id body;
+	vec3s point;	///< world
+	vec3s normal;	///< world, unit, against the ray
+	float fraction; ///< along the segment, in [0, 1]
+} kl_ray_hit;
+
+/// Casts the segment origin → origin + translation against every shape whose filter accepts
+/// `filter` (category/mask as for pairs; sensors are skipped) and returns the closest hit.
+/// Rays starting inside a solid report no hit for it. False when nothing is hit or on bad input.
+KL_API bool kl_world_cast_ray(kl_world_id world, vec3s origin, vec3s translation, kl_filter filter, kl_ray_hit* hit);
 /// Finds a body by name (first match in slot order), or the null id.
 KL_API kl_body_id kl_world_find_body(kl_world_id world, const char* name);
 
