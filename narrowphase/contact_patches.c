@@ -1,0 +1,361 @@
+// Kollide — contact patches: clusters the triangle contacts of a body pair by normal and reduces
+// every cluster to a four-point manifold, in an order that depends only on the contact set.
+// SPDX-License-Identifier: MIT
+#include "contact_patches.h"
+
+#include "core.h"
+
+#include <float.h>
+#include <stdlib.h>
+#include <string.h>
+
+kl_patch_config kl_patch_config_default(void)
+{
+	kl_patch_config c;
+	c.cos_angle = 0.93969262f; // cos 20°
+	c.weld_distance = 0.25f * KL_LINEAR_SLOP;
+	c.max_patches = 4;
+	return c;
+}
+
+static inline int kl_cmp_u32(uint32_t a, uint32_t b)
+{
+	return (a > b) - (a < b);
+}
+
+static inline int kl_cmp_f(float a, float b)
+{
+	return (a > b) - (a < b);
+}
+
+/// Canonical order: features first (what warm starting keys on), then every value, so that
+/// even duplicates sort the same whatever order they came in.
+static int kl_contact_order(const void* pa, const void* pb)
+{
+	const kl_tri_contact* a = pa;
+	const kl_tri_contact* b = pb;
+	int c = kl_cmp_u32(a->tri_a, b->tri_a);
+	c = c ? c : kl_cmp_u32(a->tri_b, b->tri_b);
+	c = c ? c : kl_cmp_u32(a->feature_a, b->feature_a);
+	c = c ? c : kl_cmp_u32(a->feature_b, b->feature_b);
+	c = c ? c : kl_cmp_u32(a->kind, b->kind);
+	c = c ? c : kl_cmp_f(a->separation, b->separation);
+	for (int k = 0; k < 3 && c == 0; ++k)
+	{
+		c = kl_cmp_f(a->point.raw[k], b->point.raw[k]);
+	}
+	for (int k = 0; k < 3 && c == 0; ++k)
+	{
+		c = kl_cmp_f(a->normal.raw[k], b->normal.raw[k]);
+	}
+	return c;
+}
+
+static bool kl_contact_finite(const kl_tri_contact* c)
+{
+	return kl_vec3_is_finite(c->point) && kl_vec3_is_finite(c->normal) && kl_is_finite(c->separation);
+}
+
+/// The seed whose normal is closest to n (ties: the earlier seed); writes the cosine.
+static int kl_nearest_seed(const vec3s* seeds, int seed_count, vec3s n, float* best_dot)
+{
+	int best = -1;
+	*best_dot = -2.0f;
+	for (int s = 0; s < seed_count; ++s)
+	{
+		float d = glms_vec3_dot(n, seeds[s]);
+		if (d > *best_dot)
+		{
+			best = s;
+			*best_dot = d;
+		}
+	}
+	return best;
+}
+
+typedef struct kl_patch
+{
+	vec3s normal_sum;
+	float min_separation;
+	int count;
+} kl_patch;
+
+/// Patch i ranks before patch j: deeper, then larger, then earlier.
+static bool kl_patch_before(const kl_patch* patches, int i, int j)
+{
+	if (patches[i].min_separation != patches[j].min_separation)
+	{
+		return patches[i].min_separation < patches[j].min_separation;
+	}
+	if (patches[i].count != patches[j].count)
+	{
+		return patches[i].count > patches[j].count;
+	}
+	return i < j;
+}
+
+static kl_manifold_point kl_point_of(const kl_tri_contact* c)
+{
+	kl_manifold_point p;
+	memset(&p, 0, sizeof(p));
+	p.point = c->point;
+	p.separation = c->separation;
+	p.id = kl_tri_contact_id(c);
+	return p;
+}
+
+/// Gives each chosen point the id of the first candidate within the weld distance (the same
+/// corner reached through another triangle pair), unless another chosen point already has it.
+static void kl_canonical_ids(const kl_manifold_point* candidates, int count, float weld, kl_manifold* m)
+{
+	float weld2 = weld * weld;
+	for (int i = 0; i < m->point_count; ++i)
+	{
+		kl_manifold_point* p = m->points + i;
+		for (int j = 0; j < count; ++j)
+		{
+			if (glms_vec3_distance2(candidates[j].point, p->point) > weld2)
+			{
+				continue;
+			}
+			bool taken = false;
+			for (int k = 0; k < m->point_count && !taken; ++k)
+			{
+				taken = k != i && m->points[k].id == candidates[j].id;
+			}
+			if (!taken)
+			{
+				p->id = candidates[j].id;
+			}
+			break;
+		}
+	}
+}
+
+// The hull step. Raw contacts of a flat patch are mostly equally deep and many lie inside the
+// patch or along its sides (where a triangle edge of one body crosses one of the other). The
+// reduction starts from the deepest point, and among equal depths that may be any of them; from
+// an inner start it can miss a corner. Reducing only the corners of the patch outline (plus a
+// clearly deeper inner point, for curved surfaces) keeps the support polygon.
+
+/// The in-plane coordinates of a copy live in its (zeroed) tangent impulse slots while sorting.
+static int kl_plane_order(const void* pa, const void* pb)
+{
+	const kl_manifold_point* a = pa;
+	const kl_manifold_point* b = pb;
+	int c = kl_cmp_f(a->tangent_impulse[0], b->tangent_impulse[0]);
+	c = c ? c : kl_cmp_f(a->tangent_impulse[1], b->tangent_impulse[1]);
+	c = c ? c : kl_cmp_u32(a->id, b->id);
+	return c ? c : kl_cmp_f(a->separation, b->separation);
+}
+
+static inline float kl_turn(const kl_manifold_point* o, const kl_manifold_point* a, const kl_manifold_point* b)
+{
+	float ax = a->tangent_impulse[0] - o->tangent_impulse[0], ay = a->tangent_impulse[1] - o->tangent_impulse[1];
+	float bx = b->tangent_impulse[0] - o->tangent_impulse[0], by = b->tangent_impulse[1] - o->tangent_impulse[1];
+	return ax * by - ay * bx;
+}
+
+/// Andrew's step: pops while the last two hull points and p do not turn strictly left.
+static int kl_hull_push(kl_manifold_point* hull, int n, int floor, const kl_manifold_point* p)
+{
+	while (n >= floor + 2 && kl_turn(hull + n - 2, hull + n - 1, p) <= 0.0f)
+	{
+		--n;
+	}
+	hull[n] = *p;
+	return n + 1;
+}
+
+/// Drops outline vertices within weld of the line through their neighbours (points along a side,
+/// near-duplicates of a corner), first such vertex first, until none is left or three remain.
+static int kl_hull_simplify(kl_manifold_point* hull, int h, float weld)
+{
+	bool removed = true;
+	while (removed && h > 3)
+	{
+		removed = false;
+		for (int i = 0; i < h; ++i)
+		{
+			const kl_manifold_point* prev = hull + (i + h - 1) % h;
+			const kl_manifold_point* next = hull + (i + 1) % h;
+			float du = next->tangent_impulse[0] - prev->tangent_impulse[0];
+			float dv = next->tangent_impulse[1] - prev->tangent_impulse[1];
+			float len = sqrtf(du * du + dv * dv);
+			if (fabsf(kl_turn(prev, next, hull + i)) <= weld * len)
+			{
+				memmove(hull + i, hull + i + 1, (size_t)(h - i - 1) * sizeof(kl_manifold_point));
+				--h;
+				removed = true;
+				break;
+			}
+		}
+	}
+	return h;
+}
+
+/// Writes the outline corners of the n candidates (in plane of normal) to hull, using sorted as
+/// work space; adds the deepest candidate when it is clearly deeper than every corner.
+static int kl_outline(const kl_manifold_point* candidates, int n, vec3s normal, float weld,
+					  kl_manifold_point* sorted, kl_manifold_point* hull)
+{
+	vec3s t1, t2;
+	if (fabsf(normal.x) > 0.57735f)
+	{
+		t1 = glms_vec3_normalize(kl_vec3(normal.y, -normal.x, 0.0f));
+	}
+	else
+	{
+		t1 = glms_vec3_normalize(kl_vec3(0.0f, normal.z, -normal.y));
+	}
+	t2 = glms_vec3_cross(normal, t1);
+	for (int i = 0; i < n; ++i)
+	{
+		sorted[i] = candidates[i];
+		sorted[i].tangent_impulse[0] = glms_vec3_dot(candidates[i].point, t1);
+		sorted[i].tangent_impulse[1] = glms_vec3_dot(candidates[i].point, t2);
+	}
+	qsort(sorted, (size_t)n, sizeof(kl_manifold_point), kl_plane_order);
+	// Andrew's monotone chain: lower hull left to right, upper hull right to left.
+	int h = 0;
+	for (int i = 0; i < n; ++i)
+	{
+		h = kl_hull_push(hull, h, 0, sorted + i);
+	}
+	int lower = h;
+	for (int i = n - 2; i >= 0; --i)
+	{
+		h = kl_hull_push(hull, h, lower - 1, sorted + i);
+	}
+	if (h > 1)
+	{
+		--h; // the last point repeats the first
+	}
+	h = kl_hull_simplify(hull, h, weld);
+	float hull_deepest = FLT_MAX;
+	for (int i = 0; i < h; ++i)
+	{
+		hull_deepest = fminf(hull_deepest, hull[i].separation);
+	}
+	int deepest = 0;
+	for (int i = 1; i < n; ++i)
+	{
+		deepest = candidates[i].separation < candidates[deepest].separation ? i : deepest;
+	}
+	if (candidates[deepest].separation < hull_deepest - 0.1f * KL_LINEAR_SLOP)
+	{
+		hull[h++] = candidates[deepest];
+	}
+	for (int i = 0; i < h; ++i)
+	{
+		hull[i].tangent_impulse[0] = 0.0f;
+		hull[i].tangent_impulse[1] = 0.0f;
+	}
+	return h;
+}
+
+int kl_contact_patches(kl_tri_contact* contacts, int count, const kl_patch_config* config,
+					   kl_manifold_point* scratch, kl_manifold* manifolds, int max_manifolds)
+{
+	if (count < 0 || (count > 0 && (contacts == NULL || scratch == NULL)) || config == NULL || manifolds == NULL ||
+		max_manifolds < 0)
+	{
+		kl_fail(KL_ERR_INVALID_ARGUMENT, "kl_contact_patches: null pointer or negative count");
+		return 0;
+	}
+	if (!(config->cos_angle >= -1.0f && config->cos_angle <= 1.0f) || !(config->weld_distance >= 0.0f) ||
+		config->max_patches < 1)
+	{
+		kl_fail(KL_ERR_INVALID_ARGUMENT, "kl_contact_patches: bad config (cos_angle %g, weld %g, max_patches %d)",
+				(double)config->cos_angle, (double)config->weld_distance, config->max_patches);
+		return 0;
+	}
+	// Drop non-finite contacts (they would break the order), then sort.
+	int valid = 0;
+	for (int i = 0; i < count; ++i)
+	{
+		if (kl_contact_finite(contacts + i))
+		{
+			contacts[valid++] = contacts[i];
+		}
+	}
+	if (valid < count)
+	{
+		kl_fail(KL_ERR_INVALID_ARGUMENT, "kl_contact_patches: dropped %d non-finite contacts", count - valid);
+	}
+	count = valid;
+	if (count == 0 || max_manifolds == 0)
+	{
+		return 0;
+	}
+	qsort(contacts, (size_t)count, sizeof(kl_tri_contact), kl_contact_order);
+
+	vec3s seeds[KL_PATCH_MAX_SEEDS];
+	int seed_count = 0;
+	for (int i = 0; i < count && seed_count < KL_PATCH_MAX_SEEDS; ++i)
+	{
+		float d;
+		int s = kl_nearest_seed(seeds, seed_count, contacts[i].normal, &d);
+		if (s < 0 || d < config->cos_angle)
+		{
+			seeds[seed_count++] = contacts[i].normal;
+		}
+	}
+
+	kl_patch patches[KL_PATCH_MAX_SEEDS];
+	for (int s = 0; s < seed_count; ++s)
+	{
+		patches[s].normal_sum = kl_vec3(0.0f, 0.0f, 0.0f);
+		patches[s].min_separation = FLT_MAX;
+		patches[s].count = 0;
+	}
+	for (int i = 0; i < count; ++i)
+	{
+		float d;
+		kl_patch* p = patches + kl_nearest_seed(seeds, seed_count, contacts[i].normal, &d);
+		p->normal_sum = glms_vec3_add(p->normal_sum, contacts[i].normal);
+		p->min_separation = fminf(p->min_separation, contacts[i].separation);
+		p->count += 1;
+	}
+
+	// Keep the best-ranked patches, written in seed order.
+	int limit = config->max_patches < max_manifolds ? config->max_patches : max_manifolds;
+	bool keep[KL_PATCH_MAX_SEEDS];
+	for (int s = 0; s < seed_count; ++s)
+	{
+		int rank = 0;
+		for (int t = 0; t < seed_count; ++t)
+		{
+			rank += t != s && kl_patch_before(patches, t, s);
+		}
+		keep[s] = rank < limit;
+	}
+
+	int written = 0;
+	for (int s = 0; s < seed_count; ++s)
+	{
+		if (!keep[s])
+		{
+			continue;
+		}
+		float len = glms_vec3_norm(patches[s].normal_sum);
+		vec3s normal = len > 1e-6f ? glms_vec3_scale(patches[s].normal_sum, 1.0f / len) : seeds[s];
+		int n = 0;
+		for (int i = 0; i < count; ++i)
+		{
+			float d;
+			if (kl_nearest_seed(seeds, seed_count, contacts[i].normal, &d) == s)
+			{
+				scratch[n++] = kl_point_of(contacts + i);
+			}
+		}
+		kl_manifold_point* hull = scratch + 2 * count; // count + 2 slots: the chain repeats one point
+		int h = kl_outline(scratch, n, normal, config->weld_distance, scratch + count, hull);
+		kl_manifold* m = manifolds + written++;
+		memset(m, 0, sizeof(*m));
+		m->normal = normal;
+		m->point_count = kl_reduce_manifold_points(hull, h, normal, m->points);
+		kl_canonical_ids(scratch, n, config->weld_distance, m);
+	}
+	return written;
+}

@@ -1,0 +1,51 @@
+// Kollide internal — minimal contact sets for mesh–mesh pairs: the raw triangle-pair contacts of
+// one body pair (often hundreds) become a few manifolds, one per contact patch, of at most four
+// points each.
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "manifold.h"
+#include "tri_contact.h"
+
+/// Most patch seeds considered for one body pair; contacts beyond join the nearest seed.
+#define KL_PATCH_MAX_SEEDS 16
+
+typedef struct kl_patch_config
+{
+	/// A contact whose normal is within this cosine of no patch seed starts a new patch (cos 20°).
+	float cos_angle;
+	/// Chosen points that lie within this of an earlier contact (in canonical order) take that
+	/// contact's id, so that the same corner seen through several triangle pairs keeps one id.
+	float weld_distance;
+	/// Most manifolds per body pair (the deepest patches win).
+	int max_patches;
+} kl_patch_config;
+
+/// cos_angle cos 20°, weld_distance KL_LINEAR_SLOP / 4, max_patches 4.
+kl_patch_config kl_patch_config_default(void);
+
+/// Builds the manifolds of one body pair from its raw triangle contacts.
+///
+/// Coherence: contacts are first sorted in place into a canonical order (triangle indices, then
+/// features, then the values), so the result depends only on the set of contacts, not on the
+/// order the BVH found them in; the same contacts give the same manifolds and point ids, which is
+/// what warm starting by id needs.
+///
+/// Steps: (1) seeds: walking the sorted contacts, one whose normal is within cos_angle of no seed
+/// becomes a seed (at most KL_PATCH_MAX_SEEDS); (2) every contact joins the seed its normal is
+/// closest to (ties: the earlier seed); (3) the patch normal is the renormalised mean of its
+/// contacts' normals; (4) patches are ranked by deepest separation, then by size, then by seed
+/// order, and the first min(max_patches, max_manifolds) are kept, written in seed order; (5) each
+/// kept patch's outline is found (2D convex hull in the plane of its normal, near-collinear and
+/// welded points dropped, plus the deepest contact when it lies clearly deeper inside), and reduced
+/// by kl_reduce_manifold_points along the normal; each chosen point takes the id of the first
+/// contact within weld_distance of it (see kl_patch_config). Reducing the outline rather than all
+/// contacts matters for flat patches, where most contacts are equally deep and an inner start
+/// point would make the reduction miss a corner.
+/// Point separations stay those of the triangle contacts (measured along each contact's own
+/// normal, within cos_angle of the patch normal).
+///
+/// scratch must hold 3 * count + 2 points. Non-finite contacts are dropped with an error recorded.
+/// Returns the number of manifolds written (0 on bad arguments, with kl_last_error set).
+int kl_contact_patches(kl_tri_contact* contacts, int count, const kl_patch_config* config,
+					   kl_manifold_point* scratch, kl_manifold* manifolds, int max_manifolds);

@@ -1,0 +1,504 @@
+// Kollide — tests of triangle-pair contact generation and contact patches (minimal contact sets)
+// on small triangle meshes: boxes, tetrahedra, a triangle fan and an L-shaped body.
+// SPDX-License-Identifier: MIT
+#include "kl_test.h"
+
+#include "contact_patches.h"
+
+#include <string.h>
+
+// ---------------------------------------------------------------------------------------------
+// Tiny triangle soups
+
+#define MAX_TRIS 64
+
+typedef struct soup
+{
+	vec3s v[MAX_TRIS][3];
+	int count;
+} soup;
+
+/// Appends a triangle wound counter-clockwise seen from outside, "outside" being away from inner.
+static void soup_add(soup* s, vec3s a, vec3s b, vec3s c, vec3s inner)
+{
+	vec3s n = glms_vec3_cross(glms_vec3_sub(b, a), glms_vec3_sub(c, a));
+	vec3s centre = glms_vec3_scale(glms_vec3_add(glms_vec3_add(a, b), c), 1.0f / 3.0f);
+	bool flip = glms_vec3_dot(n, glms_vec3_sub(centre, inner)) < 0.0f;
+	s->v[s->count][0] = a;
+	s->v[s->count][1] = flip ? c : b;
+	s->v[s->count][2] = flip ? b : c;
+	s->count++;
+}
+
+/// A box as 12 triangles, rotated by q about its centre.
+static void soup_box(soup* s, vec3s centre, vec3s half, versors q)
+{
+	vec3s corner[8];
+	for (int i = 0; i < 8; ++i)
+	{
+		vec3s local = kl_vec3(i & 1 ? half.x : -half.x, i & 2 ? half.y : -half.y, i & 4 ? half.z : -half.z);
+		corner[i] = glms_vec3_add(centre, kl_rotate(q, local));
+	}
+	static const int quads[6][4] = {{0, 2, 6, 4}, {1, 3, 7, 5}, {0, 1, 5, 4}, {2, 3, 7, 6}, {0, 1, 3, 2}, {4, 5, 7, 6}};
+	for (int f = 0; f < 6; ++f)
+	{
+		const int* k = quads[f];
+		soup_add(s, corner[k[0]], corner[k[1]], corner[k[2]], centre);
+		soup_add(s, corner[k[0]], corner[k[2]], corner[k[3]], centre);
+	}
+}
+
+static versors quat_axis_angle(vec3s axis, float angle)
+{
+	vec3s a = glms_vec3_normalize(axis);
+	float s = sinf(0.5f * angle);
+	versors q = {{a.x * s, a.y * s, a.z * s, cosf(0.5f * angle)}};
+	return q;
+}
+
+static versors quat_identity(void)
+{
+	return kl_quat_wxyz(1.0f, 0.0f, 0.0f, 0.0f);
+}
+
+/// All raw contacts between two soups (every triangle pair: the BVH's job in the engine).
+static int soup_contacts(const soup* a, const soup* b, kl_tri_contact* out, int capacity)
+{
+	kl_tri_contact_config config = kl_tri_contact_config_default();
+	int count = 0;
+	for (int i = 0; i < a->count; ++i)
+	{
+		for (int j = 0; j < b->count; ++j)
+		{
+			kl_tri_contact buf[KL_TRI_MAX_CONTACTS];
+			int n = kl_tri_contacts(a->v[i], b->v[j], (uint32_t)i, (uint32_t)j, &config, buf);
+			for (int k = 0; k < n && count < capacity; ++k)
+			{
+				out[count++] = buf[k];
+			}
+		}
+	}
+	return count;
+}
+
+#define MAX_CONTACTS 4096
+
+typedef struct patch_result
+{
+	kl_manifold m[4];
+	int count;
+	int raw;
+} patch_result;
+
+static patch_result soup_patches(const soup* a, const soup* b)
+{
+	static kl_tri_contact contacts[MAX_CONTACTS];
+	static kl_manifold_point scratch[3 * MAX_CONTACTS + 2];
+	patch_result r;
+	memset(&r, 0, sizeof(r));
+	r.raw = soup_contacts(a, b, contacts, MAX_CONTACTS);
+	kl_patch_config config = kl_patch_config_default();
+	r.count = kl_contact_patches(contacts, r.raw, &config, scratch, r.m, 4);
+	return r;
+}
+
+static float min_separation(const kl_manifold* m)
+{
+	float s = INFINITY;
+	for (int i = 0; i < m->point_count; ++i)
+	{
+		s = fminf(s, m->points[i].separation);
+	}
+	return s;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Triangle-pair contacts
+
+static void test_pair_cases(void** state)
+{
+	(void)state;
+	kl_tri_contact_config config = kl_tri_contact_config_default();
+	kl_tri_contact out[KL_TRI_MAX_CONTACTS];
+	vec3s floor_tri[3] = {kl_vec3(-1, -1, 0), kl_vec3(2, -1, 0), kl_vec3(-1, 2, 0)};
+
+	// A downward face hovering 5 mm above: face clipping, three corners, normal +z.
+	vec3s hover[3] = {kl_vec3(0, 0, 0.005f), kl_vec3(0, 0.5f, 0.005f), kl_vec3(0.5f, 0, 0.005f)};
+	int n = kl_tri_contacts(floor_tri, hover, 7, 9, &config, out);
+	assert_int_equal(n, 3);
+	for (int i = 0; i < n; ++i)
+	{
+		assert_near(out[i].normal.z, 1.0, 1e-6);
+		assert_near(out[i].separation, 0.005, 1e-6);
+		assert_near(out[i].point.z, 0.0025, 1e-6);
+		assert_int_equal(out[i].kind, KL_TRI_CONTACT_FACE);
+		assert_int_equal(out[i].feature_a, KL_TRI_FACE);
+		assert_int_equal(out[i].feature_b, KL_TRI_VERTEX0 + i);
+		assert_int_equal(out[i].tri_a, 7);
+		assert_int_equal(out[i].tri_b, 9);
+	}
+	// The same face sunk 3 mm: penetration, same normal.
+	vec3s sunk[3] = {kl_vec3(0, 0, -0.003f), kl_vec3(0, 0.5f, -0.003f), kl_vec3(0.5f, 0, -0.003f)};
+	n = kl_tri_contacts(floor_tri, sunk, 0, 0, &config, out);
+	assert_int_equal(n, 3);
+	assert_near(out[0].separation, -0.003, 1e-6);
+	assert_near(out[0].normal.z, 1.0, 1e-6);
+	// Beyond the margin: nothing.
+	vec3s high[3] = {kl_vec3(0, 0, 0.05f), kl_vec3(0, 0.5f, 0.05f), kl_vec3(0.5f, 0, 0.05f)};
+	assert_int_equal(kl_tri_contacts(floor_tri, high, 0, 0, &config, out), 0);
+	// Deep behind the face (an inner face of a deep overlap): nothing.
+	vec3s deep[3] = {kl_vec3(0, 0, -0.5f), kl_vec3(0, 0.5f, -0.5f), kl_vec3(0.5f, 0, -0.5f)};
+	assert_int_equal(kl_tri_contacts(floor_tri, deep, 0, 0, &config, out), 0);
+
+	// A vertical triangle (the side of a box) sunk 1 cm into the floor: crossing; the floor is
+	// penetrated least, so the normal is +z and the depth 1 cm at both ends.
+	vec3s side[3] = {kl_vec3(0, 0, -0.01f), kl_vec3(0.5f, 0, -0.01f), kl_vec3(0, 0, 0.49f)};
+	n = kl_tri_contacts(floor_tri, side, 0, 0, &config, out);
+	assert_int_equal(n, 2);
+	for (int i = 0; i < n; ++i)
+	{
+		assert_int_equal(out[i].kind, KL_TRI_CONTACT_CROSSING);
+		assert_near(out[i].normal.z, 1.0, 1e-6);
+		assert_near(out[i].separation, -0.01, 1e-6);
+		assert_near(out[i].point.z, -0.005, 1e-6);
+	}
+	// Swapped roles: the normal still points from a to b, now the side face's outward normal
+	// reversed... the floor is still penetrated least, so the normal is -z (from side to floor).
+	n = kl_tri_contacts(side, floor_tri, 0, 0, &config, out);
+	assert_int_equal(n, 2);
+	assert_near(out[0].normal.z, -1.0, 1e-6);
+	assert_near(out[0].separation, -0.01, 1e-6);
+
+	// A crossing deeper than max_depth on both faces (a pass-through): nothing.
+	vec3s through[3] = {kl_vec3(0, 0, -0.5f), kl_vec3(0.5f, 0, -0.5f), kl_vec3(0.25f, 0, 0.5f)};
+	assert_int_equal(kl_tri_contacts(floor_tri, through, 0, 0, &config, out), 0);
+	kl_tri_contact_config deep_config = config;
+	deep_config.max_depth = 1.0f;
+	assert_int_equal(kl_tri_contacts(floor_tri, through, 0, 0, &deep_config, out), 2);
+
+	// Separated edge over a face, within the margin: one point, normal along the gap.
+	vec3s edge_above[3] = {kl_vec3(0, 0, 0.01f), kl_vec3(0.5f, 0, 0.01f), kl_vec3(0.25f, -0.3f, 0.4f)};
+	n = kl_tri_contacts(floor_tri, edge_above, 0, 0, &config, out);
+	assert_int_equal(n, 1);
+	assert_int_equal(out[0].kind, KL_TRI_CONTACT_SEPARATED);
+	assert_near(out[0].normal.z, 1.0, 1e-5);
+	assert_near(out[0].separation, 0.01, 1e-6);
+	// The same below the face (inside the body under the floor): a back face, dropped.
+	vec3s edge_below[3] = {kl_vec3(0, 0, -0.01f), kl_vec3(0.5f, 0, -0.01f), kl_vec3(0.25f, -0.3f, -0.4f)};
+	assert_int_equal(kl_tri_contacts(floor_tri, edge_below, 0, 0, &config, out), 0);
+
+	// Bad input: a clear error, no contacts, no crash.
+	vec3s nan_tri[3] = {kl_vec3(NAN, 0, 0), kl_vec3(1, 0, 0), kl_vec3(0, 1, 0)};
+	assert_int_equal(kl_tri_contacts(floor_tri, nan_tri, 0, 0, &config, out), 0);
+	assert_int_equal(kl_tri_contacts(floor_tri, hover, 0, 0, NULL, out), 0);
+	// A degenerate triangle gives nothing.
+	vec3s flat[3] = {kl_vec3(0, 0, 0), kl_vec3(1, 0, 0), kl_vec3(2, 0, 0)};
+	assert_int_equal(kl_tri_contacts(floor_tri, flat, 0, 0, &config, out), 0);
+}
+
+static void test_two_tetrahedra(void** state)
+{
+	(void)state;
+	// A wide tetrahedron with its top face at z = 0, and a small one standing on its apex,
+	// 4 mm into that face.
+	soup a = {0}, b = {0};
+	vec3s ta[4] = {kl_vec3(-1, -1, 0), kl_vec3(1.5f, -1, 0), kl_vec3(-1, 1.5f, 0), kl_vec3(0, 0, -1)};
+	vec3s ca = kl_vec3(0, 0, -0.25f);
+	soup_add(&a, ta[0], ta[1], ta[2], ca);
+	soup_add(&a, ta[0], ta[1], ta[3], ca);
+	soup_add(&a, ta[1], ta[2], ta[3], ca);
+	soup_add(&a, ta[2], ta[0], ta[3], ca);
+	vec3s tb[4] = {kl_vec3(0, 0, -0.004f), kl_vec3(-0.2f, -0.2f, 0.3f), kl_vec3(0.3f, -0.1f, 0.3f),
+				   kl_vec3(-0.1f, 0.3f, 0.3f)};
+	vec3s cb = kl_vec3(0, 0, 0.22f);
+	soup_add(&b, tb[0], tb[1], tb[2], cb);
+	soup_add(&b, tb[0], tb[2], tb[3], cb);
+	soup_add(&b, tb[0], tb[3], tb[1], cb);
+	soup_add(&b, tb[1], tb[2], tb[3], cb);
+	patch_result r = soup_patches(&a, &b);
+	assert_true(r.raw >= 3);
+	assert_int_equal(r.count, 1);
+	assert_near(r.m[0].normal.z, 1.0, 1e-3);
+	assert_near(min_separation(&r.m[0]), -0.004, 1e-5);
+	// The apex is one point: all contacts weld to one place at the tip.
+	for (int i = 0; i < r.m[0].point_count; ++i)
+	{
+		assert_near(r.m[0].points[i].point.x, 0.0, 0.01);
+		assert_near(r.m[0].points[i].point.y, 0.0, 0.01);
+	}
+}
+
+static void test_triangle_on_fan(void** state)
+{
+	(void)state;
+	// A hexagonal fan (6 triangles, normal +z) and a downward triangle resting 2 mm above it.
+	soup fan = {0}, t = {0};
+	vec3s centre = kl_vec3(0, 0, 0);
+	for (int k = 0; k < 6; ++k)
+	{
+		float a0 = (float)k * 1.0471976f, a1 = (float)(k + 1) * 1.0471976f;
+		soup_add(&fan, centre, kl_vec3(cosf(a0), sinf(a0), 0), kl_vec3(cosf(a1), sinf(a1), 0), kl_vec3(0, 0, -1));
+	}
+	soup_add(&t, kl_vec3(-0.4f, -0.3f, 0.002f), kl_vec3(0.5f, -0.2f, 0.002f), kl_vec3(0.0f, 0.5f, 0.002f),
+			 kl_vec3(0, 0, 1));
+	patch_result r = soup_patches(&fan, &t);
+	assert_int_equal(r.count, 1);
+	assert_near(r.m[0].normal.z, 1.0, 1e-5);
+	assert_true(r.m[0].point_count >= 3);
+	for (int i = 0; i < r.m[0].point_count; ++i)
+	{
+		assert_near(r.m[0].points[i].separation, 0.002, 1e-5);
+	}
+	// The three corners of the resting triangle must be among the points (the support).
+	vec3s corners[3] = {kl_vec3(-0.4f, -0.3f, 0.001f), kl_vec3(0.5f, -0.2f, 0.001f), kl_vec3(0.0f, 0.5f, 0.001f)};
+	for (int c = 0; c < 3; ++c)
+	{
+		float best = INFINITY;
+		for (int i = 0; i < r.m[0].point_count; ++i)
+		{
+			best = fminf(best, glms_vec3_distance(corners[c], r.m[0].points[i].point));
+		}
+		assert_near(best, 0.0, 1e-5);
+	}
+}
+
+// ---------------------------------------------------------------------------------------------
+// Patches
+
+static void box_on_box(soup* a, soup* b, vec3s offset, float depth, versors qb)
+{
+	memset(a, 0, sizeof(*a));
+	memset(b, 0, sizeof(*b));
+	soup_box(a, kl_vec3(0, 0, 0), kl_vec3(1, 1, 0.5f), quat_identity());
+	soup_box(b, glms_vec3_add(kl_vec3(0, 0, 0.5f + 0.25f - depth), offset), kl_vec3(0.25f, 0.25f, 0.25f), qb);
+}
+
+static void test_box_on_box_one_patch(void** state)
+{
+	(void)state;
+	soup a, b;
+	box_on_box(&a, &b, kl_vec3(0.1f, -0.2f, 0), 0.01f, quat_identity());
+	patch_result r = soup_patches(&a, &b);
+	print_message("box on box: %d raw contacts -> %d patch(es)\n", r.raw, r.count);
+	assert_true(r.raw > 4);
+	assert_int_equal(r.count, 1);
+	const kl_manifold* m = &r.m[0];
+	assert_near(m->normal.x, 0.0, 1e-5);
+	assert_near(m->normal.y, 0.0, 1e-5);
+	assert_near(m->normal.z, 1.0, 1e-5);
+	assert_int_equal(m->point_count, 4);
+	// The four bottom corners of the small box, 1 cm deep, midway (z = 0.495).
+	for (int c = 0; c < 4; ++c)
+	{
+		vec3s corner = kl_vec3(0.1f + (c & 1 ? 0.25f : -0.25f), -0.2f + (c & 2 ? 0.25f : -0.25f), 0.495f);
+		float best = INFINITY;
+		for (int i = 0; i < 4; ++i)
+		{
+			best = fminf(best, glms_vec3_distance(corner, m->points[i].point));
+		}
+		assert_near(best, 0.0, 1e-4);
+	}
+	for (int i = 0; i < 4; ++i)
+	{
+		assert_near(m->points[i].separation, -0.01, 1e-5);
+		for (int j = 0; j < i; ++j)
+		{
+			assert_true(m->points[i].id != m->points[j].id);
+		}
+	}
+}
+
+static void test_tilted_box_one_patch(void** state)
+{
+	(void)state;
+	// Tilted by 3°: one patch, normal still the floor's, deepest point the lowest corner.
+	soup a, b;
+	box_on_box(&a, &b, kl_vec3(0, 0, 0), 0.02f, quat_axis_angle(kl_vec3(1, 0, 0), 0.05236f));
+	patch_result r = soup_patches(&a, &b);
+	assert_int_equal(r.count, 1);
+	assert_near(r.m[0].normal.z, 1.0, 1e-3);
+	assert_true(r.m[0].point_count >= 3);
+	// Lowest corner: 0.25 (sin 3° + cos 3°) below the centre → depth 0.02 + 0.25 (sin + cos - 1).
+	float expected = -(0.02f + 0.25f * (sinf(0.05236f) + cosf(0.05236f) - 1.0f));
+	assert_near(min_separation(&r.m[0]), expected, 2e-3);
+}
+
+static void test_l_shape_two_patches(void** state)
+{
+	(void)state;
+	// Body A: a floor slab and a wall standing on it at x <= -0.5. Body B: a box pushed 1 cm into
+	// both the floor and the wall.
+	soup a = {0}, b = {0};
+	soup_box(&a, kl_vec3(0, 0, -0.5f), kl_vec3(1, 1, 0.5f), quat_identity());
+	soup_box(&a, kl_vec3(-0.75f, 0, 0.5f), kl_vec3(0.25f, 1, 0.5f), quat_identity());
+	soup_box(&b, kl_vec3(-0.5f + 0.25f - 0.01f, 0, 0.25f - 0.01f), kl_vec3(0.25f, 0.25f, 0.25f), quat_identity());
+	patch_result r = soup_patches(&a, &b);
+	print_message("L shape: %d raw contacts -> %d patch(es)\n", r.raw, r.count);
+	assert_int_equal(r.count, 2);
+	int floor_patch = -1, wall_patch = -1;
+	for (int p = 0; p < r.count; ++p)
+	{
+		if (r.m[p].normal.z > 0.99f)
+		{
+			floor_patch = p;
+		}
+		if (r.m[p].normal.x > 0.99f)
+		{
+			wall_patch = p;
+		}
+	}
+	assert_true(floor_patch >= 0 && wall_patch >= 0);
+	assert_int_equal(r.m[floor_patch].point_count, 4);
+	assert_int_equal(r.m[wall_patch].point_count, 4);
+	assert_near(min_separation(&r.m[floor_patch]), -0.01, 1e-4);
+	assert_near(min_separation(&r.m[wall_patch]), -0.01, 1e-4);
+}
+
+static bool manifolds_equal(const patch_result* x, const patch_result* y)
+{
+	if (x->count != y->count)
+	{
+		return false;
+	}
+	for (int p = 0; p < x->count; ++p)
+	{
+		const kl_manifold* a = x->m + p;
+		const kl_manifold* b = y->m + p;
+		if (a->point_count != b->point_count || memcmp(&a->normal, &b->normal, sizeof(vec3s)) != 0)
+		{
+			return false;
+		}
+		for (int i = 0; i < a->point_count; ++i)
+		{
+			if (a->points[i].id != b->points[i].id ||
+				memcmp(&a->points[i].point, &b->points[i].point, sizeof(vec3s)) != 0 ||
+				a->points[i].separation != b->points[i].separation)
+			{
+				return false;
+			}
+		}
+	}
+	return true;
+}
+
+static void test_permutation_determinism(void** state)
+{
+	(void)state;
+	soup a = {0}, b = {0};
+	soup_box(&a, kl_vec3(0, 0, -0.5f), kl_vec3(1, 1, 0.5f), quat_identity());
+	soup_box(&a, kl_vec3(-0.75f, 0, 0.5f), kl_vec3(0.25f, 1, 0.5f), quat_identity());
+	soup_box(&b, kl_vec3(-0.26f, 0.1f, 0.23f), kl_vec3(0.25f, 0.25f, 0.25f),
+			 quat_axis_angle(kl_vec3(1, 2, 0), 0.02f));
+	static kl_tri_contact contacts[MAX_CONTACTS], shuffled[MAX_CONTACTS];
+	static kl_manifold_point scratch[3 * MAX_CONTACTS + 2];
+	int n = soup_contacts(&a, &b, contacts, MAX_CONTACTS);
+	assert_true(n > 10);
+	kl_patch_config config = kl_patch_config_default();
+	memcpy(shuffled, contacts, sizeof(kl_tri_contact) * (size_t)n);
+	patch_result first;
+	first.count = kl_contact_patches(contacts, n, &config, scratch, first.m, 4);
+	assert_true(first.count >= 1);
+	uint32_t rng = 12345u;
+	for (int round = 0; round < 20; ++round)
+	{
+		for (int i = n - 1; i > 0; --i)
+		{
+			rng = rng * 1664525u + 1013904223u;
+			int j = (int)((rng >> 8) % (uint32_t)(i + 1));
+			kl_tri_contact t = shuffled[i];
+			shuffled[i] = shuffled[j];
+			shuffled[j] = t;
+		}
+		kl_tri_contact work[MAX_CONTACTS];
+		memcpy(work, shuffled, sizeof(kl_tri_contact) * (size_t)n);
+		patch_result again;
+		again.count = kl_contact_patches(work, n, &config, scratch, again.m, 4);
+		assert_true(manifolds_equal(&first, &again));
+	}
+}
+
+static int sorted_ids(const patch_result* r, uint32_t* ids)
+{
+	int n = 0;
+	for (int p = 0; p < r->count; ++p)
+	{
+		for (int i = 0; i < r->m[p].point_count; ++i)
+		{
+			ids[n++] = r->m[p].points[i].id;
+		}
+	}
+	for (int i = 1; i < n; ++i)
+	{
+		for (int j = i; j > 0 && ids[j - 1] > ids[j]; --j)
+		{
+			uint32_t t = ids[j];
+			ids[j] = ids[j - 1];
+			ids[j - 1] = t;
+		}
+	}
+	return n;
+}
+
+static void test_perturbation_keeps_ids(void** state)
+{
+	(void)state;
+	// Box resting on box: tiny moves (tenths of a micrometre, micro-radians) must keep the ids of
+	// the chosen points, or warm starting would lose the impulses every step.
+	soup a, b;
+	box_on_box(&a, &b, kl_vec3(0.1f, -0.2f, 0), 0.005f, quat_identity());
+	patch_result base = soup_patches(&a, &b);
+	uint32_t base_ids[16], ids[16];
+	int n0 = sorted_ids(&base, base_ids);
+	assert_int_equal(n0, 4);
+	int mismatches = 0;
+	for (int trial = 0; trial < 40; ++trial)
+	{
+		float e = 2e-7f * (float)(trial + 1);
+		vec3s offset = kl_vec3(0.1f + e * (float)((trial % 3) - 1), -0.2f + e * (float)((trial % 5) - 2) * 0.5f,
+							   e * (float)((trial % 2) * 2 - 1));
+		versors q = quat_axis_angle(kl_vec3((float)(trial % 3) + 0.5f, 1.0f, 0.3f), 1e-6f * (float)(trial % 7));
+		box_on_box(&a, &b, offset, 0.005f, q);
+		patch_result r = soup_patches(&a, &b);
+		int n = sorted_ids(&r, ids);
+		mismatches += n != n0 || memcmp(ids, base_ids, sizeof(uint32_t) * (size_t)n0) != 0;
+	}
+	assert_int_equal(mismatches, 0);
+}
+
+static void test_patch_bad_input(void** state)
+{
+	(void)state;
+	kl_patch_config config = kl_patch_config_default();
+	kl_manifold m[4];
+	kl_manifold_point scratch[3 * 4 + 2];
+	kl_tri_contact c[2];
+	memset(c, 0, sizeof(c));
+	c[0].normal = kl_vec3(0, 0, 1);
+	c[1].normal = kl_vec3(0, 0, 1);
+	c[1].point = kl_vec3(NAN, 0, 0);
+	assert_int_equal(kl_contact_patches(NULL, 3, &config, scratch, m, 4), 0);
+	assert_int_equal(kl_contact_patches(c, -1, &config, scratch, m, 4), 0);
+	assert_int_equal(kl_contact_patches(c, 0, &config, scratch, m, 4), 0);
+	// The non-finite contact is dropped, the other gives one patch of one point.
+	assert_int_equal(kl_contact_patches(c, 2, &config, scratch, m, 4), 1);
+	assert_int_equal(m[0].point_count, 1);
+	kl_patch_config bad = config;
+	bad.max_patches = 0;
+	assert_int_equal(kl_contact_patches(c, 1, &bad, scratch, m, 4), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_pair_cases),
+		cmocka_unit_test(test_two_tetrahedra),
+		cmocka_unit_test(test_triangle_on_fan),
+		cmocka_unit_test(test_box_on_box_one_patch),
+		cmocka_unit_test(test_tilted_box_one_patch),
+		cmocka_unit_test(test_l_shape_two_patches),
+		cmocka_unit_test(test_permutation_determinism),
+		cmocka_unit_test(test_perturbation_keeps_ids),
+		cmocka_unit_test(test_patch_bad_input),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
