@@ -1,0 +1,18 @@
+# kollide-poses and kollide-collide (tests/check_collide_output.cmake runs them): poses of the sphere
+# method collide at rel 0 and not at rel 0.2/0.4; BVH answers equal the exhaustive all-triangle-pairs
+# reference (--method brute); distances equal rel·rA; --threads 2 equals --threads 1; --stats prints one
+# line per rel group; malformed pose files, bad options and missing meshes fail with messages.
+if(TARGET kollide-collide AND TARGET kollide-poses)
+  set(KL_COLLIDE_CHECK
+    -DCOLLIDE=$<TARGET_FILE:kollide-collide>
+    -DPOSES=$<TARGET_FILE:kollide-poses>
+    -DMESH_A=${CMAKE_SOURCE_DIR}/assets/meshes/gear.obj
+    -DMESH_B=gen:rock:6
+    -DOUT_DIR=${CMAKE_CURRENT_BINARY_DIR})
+  foreach(mode collide contacts distance stats errors)
+    add_test(NAME collide_cli_${mode}
+      COMMAND ${CMAKE_COMMAND} ${KL_COLLIDE_CHECK} -DMODE=${mode}
+        -P ${CMAKE_CURRENT_SOURCE_DIR}/check_collide_output.cmake)
+    set_tests_properties(collide_cli_${mode} PROPERTIES LABELS tools TIMEOUT 300)
+  endforeach()
+endif()

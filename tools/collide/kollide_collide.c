@@ -1,0 +1,424 @@
+// Kollide — kollide-collide: boolean, contact or distance queries of one mesh pair over a file of poses
+// (OpenCollBench-style), one output line per pose, then the median and mean query time.
+// SPDX-License-Identifier: MIT
+#include "pair_core.h"
+
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef enum query_kind
+{
+	QUERY_COLLIDE,
+	QUERY_CONTACTS,
+	QUERY_DISTANCE,
+} query_kind;
+
+typedef struct options
+{
+	const char* mesh_a;
+	const char* mesh_b;
+	const char* poses;
+	query_kind query;
+	bool brute; ///< hidden --method brute: every triangle pair (the reference of the tests)
+	int threads;
+	kl_bvh_build_def build;
+	kl_pair_settings settings;
+	bool stats;
+} options;
+
+/// One pose's answer and its time.
+typedef struct pose_result
+{
+	bool hit;
+	kl_pair_contacts contacts;
+	double distance;
+	double seconds;
+	bool failed;
+} pose_result;
+
+typedef struct job
+{
+	const options* opt;
+	const kl_pair_model* a;
+	const kl_pair_model* b;
+	const kl_pose_file* poses;
+	pose_result* results;
+	int begin;
+	int end;
+} job;
+
+static void usage(FILE* out)
+{
+	fprintf(out,
+			"usage: kollide-collide A B --poses FILE [--query collide|contacts|distance] [--method bvh]\n"
+			"         [--threads T] [--builder bng|longest|median|middle] [--k 6|14|18|26|32|46]\n"
+			"         [--width 2|4|8] [--simd scalar|avx2] [--margin M] [--fp16] [--stats]\n"
+			"A, B: OBJ/STL/OFF files or gen:gear[:teeth], gen:rock[:frequency], gen:screw, gen:nut,\n"
+			"gen:bowl, gen:knot. The pose file holds one pose of B in A's frame per line: a row-major\n"
+			"4x4 matrix (16 numbers); blank lines and # comments are allowed, \"# rel=X\" starts a group.\n"
+			"Prints pose=I collide=0|1, pose=I contacts=N depth=D or pose=I distance=D per pose, then\n"
+			"[--stats: per-group timing lines and] queries=N median_us=X mean_us=Y. Build times go to stderr.\n");
+}
+
+static bool parse_int(const char* s, int lo, int hi, int* out)
+{
+	char* end;
+	errno = 0;
+	long v = strtol(s, &end, 10);
+	if (errno != 0 || end == s || *end != '\0' || v < lo || v > hi)
+	{
+		return false;
+	}
+	*out = (int)v;
+	return true;
+}
+
+static bool parse_option(options* o, const char* name, const char* value)
+{
+	if (strcmp(name, "--poses") == 0)
+	{
+		o->poses = value;
+	}
+	else if (strcmp(name, "--query") == 0)
+	{
+		if (strcmp(value, "collide") == 0)
+			o->query = QUERY_COLLIDE;
+		else if (strcmp(value, "contacts") == 0)
+			o->query = QUERY_CONTACTS;
+		else if (strcmp(value, "distance") == 0)
+			o->query = QUERY_DISTANCE;
+		else
+			return false;
+	}
+	else if (strcmp(name, "--method") == 0)
+	{
+		if (strcmp(value, "bvh") != 0 && strcmp(value, "brute") != 0)
+			return false;
+		o->brute = strcmp(value, "brute") == 0;
+	}
+	else if (strcmp(name, "--threads") == 0)
+	{
+		return parse_int(value, 1, 256, &o->threads);
+	}
+	else if (strcmp(name, "--builder") == 0)
+	{
+		static const char* names[KL_BVH_BUILDER_COUNT] = {"longest", "median", "middle", "bng"};
+		for (int i = 0; i < KL_BVH_BUILDER_COUNT; ++i)
+		{
+			if (strcmp(value, names[i]) == 0)
+			{
+				o->build.builder = (kl_bvh_builder)i;
+				return true;
+			}
+		}
+		return false;
+	}
+	else if (strcmp(name, "--k") == 0)
+	{
+		return parse_int(value, 6, 46, &o->build.k) && kl_kdop_dirs_get(o->build.k) != NULL;
+	}
+	else if (strcmp(name, "--width") == 0)
+	{
+		return parse_int(value, 2, 8, &o->build.width) &&
+			   (o->build.width == 2 || o->build.width == 4 || o->build.width == 8);
+	}
+	else if (strcmp(name, "--simd") == 0)
+	{
+		if (strcmp(value, "scalar") == 0)
+			o->settings.traversal = KL_BVH_TRAVERSE_SCALAR;
+		else if (strcmp(value, "avx2") == 0)
+			o->settings.traversal = KL_BVH_TRAVERSE_AUTO;
+		else
+			return false;
+	}
+	else if (strcmp(name, "--margin") == 0)
+	{
+		char* end;
+		double m = strtod(value, &end);
+		if (end == value || *end != '\0' || !(m >= 0.0 && m < 1e30))
+			return false;
+		o->settings.margin = (float)m;
+	}
+	else
+	{
+		return false;
+	}
+	return true;
+}
+
+/// 0: parsed; 2: usage error (message printed); -1: --help.
+static int parse_args(int argc, char** argv, options* o)
+{
+	memset(o, 0, sizeof(*o));
+	o->threads = 1;
+	o->build = kl_bvh_default_build_def();
+	o->build.k = 46;
+	o->settings.traversal = KL_BVH_TRAVERSE_AUTO;
+	int positional = 0;
+	for (int i = 1; i < argc; ++i)
+	{
+		const char* arg = argv[i];
+		if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0)
+		{
+			return -1;
+		}
+		if (strcmp(arg, "--stats") == 0)
+		{
+			o->stats = true;
+		}
+		else if (strcmp(arg, "--fp16") == 0)
+		{
+			o->build.fp16 = true;
+		}
+		else if (strncmp(arg, "--", 2) == 0)
+		{
+			if (i + 1 >= argc || !parse_option(o, arg, argv[i + 1]))
+			{
+				fprintf(stderr, "kollide-collide: bad or missing value for %s\n", arg);
+				return 2;
+			}
+			++i;
+		}
+		else if (positional < 2)
+		{
+			*(positional++ == 0 ? &o->mesh_a : &o->mesh_b) = arg;
+		}
+		else
+		{
+			fprintf(stderr, "kollide-collide: unexpected argument '%s'\n", arg);
+			return 2;
+		}
+	}
+	if (positional != 2 || o->poses == NULL)
+	{
+		fprintf(stderr, "kollide-collide: two meshes and --poses FILE are required\n");
+		return 2;
+	}
+	return 0;
+}
+
+static void run_pose(const job* j, kl_pair_scratch* scratch, int i)
+{
+	kl_pair_pose pose;
+	kl_pair_pose_make(j->poses->m34 + 12 * (size_t)i, &pose); // checked when the file was read
+	pose_result* r = j->results + i;
+	double start = kl_pair_now();
+	switch (j->opt->query)
+	{
+		case QUERY_COLLIDE:
+			r->hit = kl_pair_collide(j->a, j->b, &pose, &j->opt->settings, scratch, j->opt->brute);
+			break;
+		case QUERY_CONTACTS:
+			r->failed = !kl_pair_contacts_query(j->a, j->b, &pose, &j->opt->settings, scratch, j->opt->brute,
+												&r->contacts);
+			break;
+		case QUERY_DISTANCE:
+			r->distance = kl_pair_distance(j->a, j->b, &pose, &j->opt->settings, scratch, j->opt->brute);
+			r->failed = r->distance < 0.0;
+			break;
+	}
+	r->seconds = kl_pair_now() - start;
+}
+
+static void* run_job(void* arg)
+{
+	const job* j = arg;
+	kl_pair_scratch scratch = {0};
+	for (int i = j->begin; i < j->end; ++i)
+	{
+		run_pose(j, &scratch, i);
+	}
+	kl_pair_scratch_free(&scratch);
+	return NULL;
+}
+
+/// Splits the poses into contiguous ranges, one per thread.
+static bool run_all(const options* o, const kl_pair_model* a, const kl_pair_model* b, const kl_pose_file* poses,
+					pose_result* results)
+{
+	int threads = o->threads < poses->count ? o->threads : poses->count;
+	job jobs[256];
+	pthread_t ids[256];
+	for (int t = 0; t < threads; ++t)
+	{
+		jobs[t] = (job){o, a, b, poses, results, (int)((long)poses->count * t / threads),
+						(int)((long)poses->count * (t + 1) / threads)};
+	}
+	int started = 0;
+	bool ok = true;
+	for (int t = 1; t < threads; ++t)
+	{
+		if (pthread_create(&ids[t], NULL, run_job, &jobs[t]) != 0)
+		{
+			ok = false;
+			break;
+		}
+		started = t;
+	}
+	if (ok)
+	{
+		run_job(&jobs[0]);
+	}
+	for (int t = 1; t <= started; ++t)
+	{
+		pthread_join(ids[t], NULL);
+	}
+	return ok;
+}
+
+static int cmp_double(const void* x, const void* y)
+{
+	double a = *(const double*)x, b = *(const double*)y;
+	return (a > b) - (a < b);
+}
+
+static double median_sorted(const double* v, int n)
+{
+	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/// mean, median, min, max, SD and MAD (median absolute deviation) of µs per query in one group.
+static void print_group_stats(const char* name, double* us, int n)
+{
+	double sum = 0.0;
+	for (int i = 0; i < n; ++i)
+	{
+		sum += us[i];
+	}
+	double mean = sum / n, var = 0.0;
+	for (int i = 0; i < n; ++i)
+	{
+		var += (us[i] - mean) * (us[i] - mean);
+	}
+	qsort(us, (size_t)n, sizeof(double), cmp_double);
+	double median = median_sorted(us, n);
+	double min = us[0], max = us[n - 1];
+	for (int i = 0; i < n; ++i)
+	{
+		us[i] = fabs(us[i] - median);
+	}
+	qsort(us, (size_t)n, sizeof(double), cmp_double);
+	printf("group %s n=%d mean_us=%.3f median_us=%.3f min_us=%.3f max_us=%.3f sd_us=%.3f mad_us=%.3f\n", name, n,
+		   mean, median, min, max, n > 1 ? sqrt(var / (n - 1)) : 0.0, median_sorted(us, n));
+}
+
+static void print_results(const options* o, const kl_pose_file* poses, const pose_result* results)
+{
+	double* us = malloc(sizeof(double) * (size_t)poses->count);
+	if (us == NULL)
+	{
+		fprintf(stderr, "kollide-collide: out of memory\n");
+		return;
+	}
+	double sum = 0.0;
+	for (int i = 0; i < poses->count; ++i)
+	{
+		const pose_result* r = results + i;
+		if (o->query == QUERY_COLLIDE)
+			printf("pose=%d collide=%d\n", i, r->hit ? 1 : 0);
+		else if (o->query == QUERY_CONTACTS)
+			printf("pose=%d contacts=%d depth=%.9g\n", i, r->contacts.points, (double)r->contacts.depth);
+		else
+			printf("pose=%d distance=%.9f\n", i, r->distance);
+		us[i] = 1e6 * r->seconds;
+		sum += us[i];
+	}
+	if (o->stats)
+	{
+		for (int g = 0; g < poses->group_count; ++g)
+		{
+			int n = 0;
+			for (int i = 0; i < poses->count; ++i)
+			{
+				if (poses->group[i] == g)
+				{
+					us[n++] = 1e6 * results[i].seconds;
+				}
+			}
+			if (n > 0)
+			{
+				print_group_stats(poses->group_names[g], us, n);
+			}
+		}
+	}
+	for (int i = 0; i < poses->count; ++i)
+	{
+		us[i] = 1e6 * results[i].seconds;
+	}
+	qsort(us, (size_t)poses->count, sizeof(double), cmp_double);
+	printf("queries=%d median_us=%.3f mean_us=%.3f\n", poses->count, median_sorted(us, poses->count),
+		   sum / poses->count);
+	free(us);
+}
+
+static bool load_model(const char* spec, const options* o, kl_pair_model* m)
+{
+	char err[512];
+	if (!kl_pair_load(spec, m, err, sizeof(err)))
+	{
+		fprintf(stderr, "kollide-collide: %s\n", err);
+		return false;
+	}
+	if (!kl_pair_prepare(m, &o->build, err, sizeof(err)))
+	{
+		fprintf(stderr, "kollide-collide: %s: %s\n", spec, err);
+		kl_pair_free(m);
+		return false;
+	}
+	fprintf(stderr, "build %s: triangles=%d nodes=%d depth=%d width=%d k=%d build_ms=%.3f prepare_ms=%.3f\n", spec,
+			m->triangle_count, m->tree->node_count, m->tree->depth, m->tree->width, m->tree->dirs->k,
+			1e3 * m->tree->build_seconds, 1e3 * m->prepare_seconds);
+	return true;
+}
+
+int main(int argc, char** argv)
+{
+	options o;
+	int rc = parse_args(argc, argv, &o);
+	if (rc != 0)
+	{
+		usage(rc < 0 ? stdout : stderr);
+		return rc < 0 ? 0 : rc;
+	}
+	kl_pose_file poses;
+	char err[512];
+	if (!kl_pose_file_read(o.poses, &poses, err, sizeof(err)))
+	{
+		fprintf(stderr, "kollide-collide: %s\n", err);
+		return 1;
+	}
+	kl_pair_model a = {0}, b = {0};
+	pose_result* results = calloc((size_t)poses.count, sizeof(pose_result));
+	rc = 1;
+	if (results != NULL && load_model(o.mesh_a, &o, &a) && load_model(o.mesh_b, &o, &b))
+	{
+		if (!run_all(&o, &a, &b, &poses, results))
+		{
+			fprintf(stderr, "kollide-collide: cannot start threads\n");
+		}
+		else
+		{
+			rc = 0;
+			for (int i = 0; i < poses.count; ++i)
+			{
+				if (results[i].failed)
+				{
+					fprintf(stderr, "kollide-collide: pose %d: out of memory\n", i);
+					rc = 1;
+				}
+			}
+			if (rc == 0)
+			{
+				print_results(&o, &poses, results);
+			}
+		}
+	}
+	free(results);
+	kl_pair_free(&a);
+	kl_pair_free(&b);
+	kl_pose_file_free(&poses);
+	return rc;
+}

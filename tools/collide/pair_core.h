@@ -1,0 +1,129 @@
+// Kollide — mesh-pair queries shared by kollide-collide and kollide-poses: loading (files or meshgen),
+// BVH preparation, boolean / contact / distance queries (BVH and exhaustive reference), pose files.
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "bvh.h"
+#include "contact_patches.h"
+
+#include <stdio.h>
+
+/// One mesh with its tree and the per-node DOPs that the distance search needs (mesh frame, float,
+/// rounded outward): inner node n at inner_lo/hi[n·axes], triangle t's leaf at leaf_lo/hi[t·axes].
+typedef struct kl_pair_model
+{
+	float* vertices; ///< 3 floats per vertex
+	int vertex_count;
+	int32_t* indices; ///< 3 per triangle
+	int triangle_count;
+	double centre[3]; ///< AABB centre
+	double radius;	  ///< bounding radius about the AABB centre
+	kl_bvh* tree;
+	float* inner_lo;
+	float* inner_hi;
+	float* leaf_lo;
+	float* leaf_hi;
+	double node_abs_max; ///< largest |value| of the arrays above (realignment rounding allowance)
+	double prepare_seconds; ///< filling the arrays above (after kl_bvh_build)
+} kl_pair_model;
+
+/// Loads a mesh file (OBJ, STL, OFF) or makes one with meshgen for "gen:NAME[:N]": gear (N teeth),
+/// rock (frequency N: 20·N² triangles), screw, nut, bowl, knot. False with a message in err.
+bool kl_pair_load(const char* spec, kl_pair_model* model, char* err, size_t err_size);
+
+/// Builds the tree and the node arrays. False with a message in err.
+bool kl_pair_prepare(kl_pair_model* model, const kl_bvh_build_def* def, char* err, size_t err_size);
+void kl_pair_free(kl_pair_model* model);
+
+/// A pose of B in A's frame: x_a = m·x_b + t, with the inverse for the distance search.
+typedef struct kl_pair_pose
+{
+	double m[3][3];
+	double t[3];
+	double inv_m[3][3];
+	double inv_t[3];
+	float m34[12];
+} kl_pair_pose;
+
+/// From a row-major 3×4 [M | t]. False when M is not a rotation (within 1e-4).
+bool kl_pair_pose_make(const double m34[12], kl_pair_pose* pose);
+
+/// Per-thread working memory of the queries (grown on demand; zero-initialise, free with
+/// kl_pair_scratch_free).
+typedef struct kl_pair_heap_item
+{
+	float bound;
+	int32_t a; ///< ≥ 0 inner node, < 0 leaf −1 − triangle
+	int32_t b;
+} kl_pair_heap_item;
+
+typedef struct kl_pair_scratch
+{
+	kl_tri_contact* contacts;
+	int contact_count;
+	int contact_capacity;
+	bool out_of_memory;
+	kl_manifold_point* points;
+	int point_capacity;
+	kl_pair_heap_item* heap;
+	int heap_count;
+	int heap_capacity;
+	/// A's DOPs realigned into B's frame, cached per query (stamp == current stamp means valid).
+	float* realigned_inner;
+	float* realigned_leaf;
+	uint32_t* stamp_inner;
+	uint32_t* stamp_leaf;
+	uint32_t stamp;
+	int cache_inner;
+	int cache_leaf;
+	int cache_axes;
+	float* moved_b; ///< brute force: all of B's vertices moved into A's frame
+	int moved_capacity;
+} kl_pair_scratch;
+
+void kl_pair_scratch_free(kl_pair_scratch* scratch);
+
+typedef struct kl_pair_settings
+{
+	kl_bvh_traversal traversal;
+	float margin; ///< contacts: speculative margin (≥ 0)
+} kl_pair_settings;
+
+typedef struct kl_pair_contacts
+{
+	int points;	  ///< contact points after minimal contact sets
+	float depth;  ///< deepest penetration among them, 0 when none
+	int manifolds;
+} kl_pair_contacts;
+
+/// Whether the meshes share a point (exact triangle test). brute: every triangle pair.
+bool kl_pair_collide(const kl_pair_model* a, const kl_pair_model* b, const kl_pair_pose* pose,
+					 const kl_pair_settings* settings, kl_pair_scratch* scratch, bool brute);
+
+/// Contact points of the pose (triangle contacts within margin, then minimal contact sets).
+bool kl_pair_contacts_query(const kl_pair_model* a, const kl_pair_model* b, const kl_pair_pose* pose,
+							const kl_pair_settings* settings, kl_pair_scratch* scratch, bool brute,
+							kl_pair_contacts* out);
+
+/// Minimum distance between the surfaces, 0 when they intersect. BVH: a first-hit overlap query, then a
+/// best-first search over node pairs ordered by a DOP separation lower bound. brute: every triangle pair.
+/// Returns a negative value when memory ran out.
+double kl_pair_distance(const kl_pair_model* a, const kl_pair_model* b, const kl_pair_pose* pose,
+						const kl_pair_settings* settings, kl_pair_scratch* scratch, bool brute);
+
+/// A pose file: one 4×4 row-major matrix per line, '#' comments, "# rel=X" starting a group.
+typedef struct kl_pose_file
+{
+	double* m34; ///< 12 per pose
+	int* group;	 ///< group index per pose (0 when the file has no "# rel=" comments)
+	int count;
+	char** group_names; ///< "rel=0.2" …, or "all"
+	int group_count;
+} kl_pose_file;
+
+/// False with "path:line: why" in err for a malformed line.
+bool kl_pose_file_read(const char* path, kl_pose_file* out, char* err, size_t err_size);
+void kl_pose_file_free(kl_pose_file* file);
+
+/// Monotonic clock in seconds.
+double kl_pair_now(void);
