@@ -29,7 +29,8 @@ typedef struct kl_collider
 } kl_collider;
 
 /// What a pair remembers between steps to skip work (the separating axis of the last SAT, the GJK
-/// simplex start). Zero-initialised for a new pair; kl_collide updates it.
+/// simplex start, and for hulls the relative pose that SAT saw, so that a pair that has barely
+/// moved since reuses the axis). Zero-initialised for a new pair; kl_collide updates it.
 typedef struct kl_collide_cache
 {
 	uint8_t type;		///< 0 none, else a kind private to the pair function
@@ -37,6 +38,7 @@ typedef struct kl_collide_cache
 	int16_t index_a;
 	int16_t index_b;
 	float separation; ///< of the cached axis at the last call
+	float pose[7];	  ///< B's frame in A's at the last full SAT: translation, then quaternion x y z w
 } kl_collide_cache;
 
 /// Computes the manifold of a and b placed at xf_a and xf_b (world). Points whose separation is

@@ -17,7 +17,9 @@
 
 /// Kinds of separating axis, stored in kl_collide_cache.type (index_a: face or even half-edge of
 /// A; index_b: face or even half-edge of B). flags holds KL_SAT_SEPARATED when the axis separated
-/// by more than speculative at the last call.
+/// by more than speculative at the last call, and KL_SAT_POSE when cache.pose holds the relative
+/// pose of a full SAT that found the pair touching (all queries run), so that the axis was the
+/// best one at that pose.
 enum
 {
 	KL_SAT_NONE = 0,
@@ -25,7 +27,16 @@ enum
 	KL_SAT_FACE_B = 2,
 	KL_SAT_EDGES = 3,
 	KL_SAT_SEPARATED = 1,
+	KL_SAT_POSE = 2,
 };
+
+/// Pose coherence: a touching pair whose relative pose has moved so little since its last full
+/// SAT that the separation of any axis can have changed by at most this much keeps the cached axis
+/// (re-measured, and the contact re-clipped, at the new pose) instead of running the face and edge
+/// queries again. The best axis can then be worse than the cached one by this bound on top of the
+/// choice tolerances (kl_sat_tolerance, half the slop), so a quarter of the slop keeps the error
+/// well inside the band the solver already tolerates.
+#define KL_SAT_COHERENCE_DISTANCE (0.25f * KL_LINEAR_SLOP)
 
 /// A rotation as a 3x3 matrix (columns), cheaper to apply than a quaternion in loops.
 typedef struct kl_rot33
@@ -166,14 +177,18 @@ float kl_sat_min_b(const kl_sat_pair* pair, vec3s d);
 float kl_sat_min_a(const kl_hull* a, vec3s d);
 float kl_sat_max_a(const kl_hull* a, vec3s d);
 
-/// The face of A (or B) whose plane separates the most; stops early at the first face that
-/// separates by more than stop (which is then returned).
-kl_face_query kl_sat_query_faces_a(const kl_sat_pair* pair, float stop);
-kl_face_query kl_sat_query_faces_b(const kl_sat_pair* pair, float stop);
+/// The face of A (or B) whose plane separates the most (the first such); stops early at the first
+/// face that separates by more than stop (which is then returned). hint (-1: none) is a face likely
+/// to separate nearly the most, measured first to skip the others cheaply; the answer does not
+/// depend on it.
+kl_face_query kl_sat_query_faces_a(const kl_sat_pair* pair, float stop, int hint);
+kl_face_query kl_sat_query_faces_b(const kl_sat_pair* pair, float stop, int hint);
 
 /// The edge pair whose Gauss-map arcs cross (a face of the Minkowski difference) and that
-/// separates the most; near-parallel pairs are skipped. Stops early like the face queries.
-kl_edge_query kl_sat_query_edges(const kl_sat_pair* pair, float stop);
+/// separates the most; near-parallel pairs are skipped. Stops early like the face queries. Pairs
+/// that cannot separate by more than floor may be skipped (-FLT_MAX: none), so the answer is exact
+/// only when it beats floor: pass the best face separation, which edges must beat to be chosen.
+kl_edge_query kl_sat_query_edges(const kl_sat_pair* pair, float stop, float floor);
 
 /// The edge axis of half-edges ea (of A) and eb (of B) oriented away from A's centroid; false
 /// when the edges are nearly parallel.
@@ -252,8 +267,18 @@ int kl_edge_contact(const kl_sat_pair* pair, const kl_edge_query* query, kl_mani
 /// Empty manifold with zeroed solver state.
 void kl_hull_clear_manifold(kl_manifold* m);
 
-/// Remembers the chosen axis of r (nothing when its indices do not fit the cache).
+/// Remembers the chosen axis of r (nothing when its indices do not fit the cache); clears the pose.
 void kl_hull_store_cache(kl_collide_cache* cache, const kl_sat_result* r, float speculative);
+
+/// How far the relative pose (q, t) of B in A's frame is from the one cached: a bound on how much
+/// the separation of the cached axis plus that of the best axis can have changed since the cached
+/// SAT. FLT_MAX when no pose is cached.
+float kl_hull_pose_drift(const kl_collide_cache* cache, const kl_hull* a, const kl_hull* b, versors q, vec3s t);
+
+/// The cached axis as a SAT result at the pair's pose, when it still describes the contact (an edge
+/// pair whose edges still support both hulls). False when the full SAT must run.
+bool kl_hull_cached_result(const kl_sat_pair* pair, const kl_collide_cache* cache, float separation,
+						   kl_sat_result* r);
 
 /// Builds the manifold for the axis chosen in r (nothing when it separates by more than
 /// speculative): clipping for a face, one point for edges; reduced to four and mapped to world.

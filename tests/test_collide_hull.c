@@ -993,6 +993,239 @@ static void test_boxes_match_hulls(void** state)
 }
 
 // ---------------------------------------------------------------------------------------------
+// Culled queries and pose coherence
+
+// The hull of count random points on a sphere (the convex_pile benchmark's shape).
+static kl_hull* sphere_hull(int count, float radius)
+{
+	vec3s pts[64];
+	for (int i = 0; i < count; ++i)
+	{
+		vec3s d;
+		do
+		{
+			d = kl_vec3(rndf(-1, 1), rndf(-1, 1), rndf(-1, 1));
+		} while (glms_vec3_norm(d) < 0.2f || glms_vec3_norm(d) > 1.0f);
+		pts[i] = glms_vec3_scale(glms_vec3_normalize(d), radius);
+	}
+	kl_hull* hull = kl_hull_build(pts, count);
+	assert_non_null(hull);
+	return hull;
+}
+
+// B placed along dir from A so that the SAT separation is about target (bisection on the distance).
+static kl_transform place_touching(const kl_hull* a, kl_transform xa, const kl_hull* b, vec3s dir, versors qb,
+								   float target)
+{
+	float lo = 0.0f, hi = 4.0f;
+	kl_transform xb = xa;
+	for (int it = 0; it < 40; ++it)
+	{
+		float mid = 0.5f * (lo + hi);
+		xb = pose(glms_vec3_add(xa.p, glms_vec3_scale(dir, mid)), qb);
+		kl_sat_storage storage;
+		kl_sat_pair pair;
+		kl_sat_result r = run_sat(a, xa, b, xb, FLT_MAX, &storage, &pair);
+		if (r.separation > target)
+		{
+			hi = mid;
+		}
+		else
+		{
+			lo = mid;
+		}
+	}
+	return pose(glms_vec3_add(xa.p, glms_vec3_scale(dir, hi)), qb);
+}
+
+// The reference SAT without face hints or edge culling.
+static kl_sat_result plain_sat(const kl_sat_pair* pair, float speculative)
+{
+	kl_sat_result r;
+	memset(&r, 0, sizeof(r));
+	r.face_b.separation = -FLT_MAX;
+	r.edges.edge_a = -1;
+	r.edges.edge_b = -1;
+	r.edges.separation = -FLT_MAX;
+	r.face_a = kl_sat_query_faces_a(pair, speculative, -1);
+	if (r.face_a.separation <= speculative)
+	{
+		r.face_b = kl_sat_query_faces_b(pair, speculative, -1);
+		if (r.face_b.separation <= speculative)
+		{
+			r.edges = kl_sat_query_edges(pair, speculative, -FLT_MAX);
+		}
+	}
+	vec3s ea = glms_vec3_sub(pair->a->bounds.upper, pair->a->bounds.lower);
+	vec3s eb = glms_vec3_sub(pair->b->bounds.upper, pair->b->bounds.lower);
+	float size_a = glm_max(ea.x, glm_max(ea.y, ea.z)), size_b = glm_max(eb.x, glm_max(eb.y, eb.z));
+	kl_sat_choose(&r, speculative, kl_sat_tolerance(size_a, size_b));
+	return r;
+}
+
+// The face hints and the edge culling skip work only: the chosen axis, its separation and (when
+// edges are chosen) the edge pair are those of the plain queries, bit for bit, for hulls with more
+// than 64 edges (several mask words) and small ones, touching, overlapping and apart.
+static void test_culled_sat_matches_plain(void** state)
+{
+	(void)state;
+	int edges = 0, touching = 0, total = 0;
+	for (int iter = 0; iter < 300; ++iter)
+	{
+		kl_hull* a = iter % 3 == 0 ? random_hull(12, kl_vec3(0.6f, 0.4f, 0.3f)) : sphere_hull(iter % 2 ? 48 : 24, 0.5f);
+		kl_hull* b = iter % 5 == 0 ? random_hull(10, kl_vec3(0.3f, 0.5f, 0.4f)) : sphere_hull(iter % 2 ? 32 : 40, 0.4f);
+		kl_transform xa = pose(kl_vec3(rndf(-1, 1), rndf(-1, 1), rndf(-1, 1)), random_quat());
+		for (int k = 0; k < 6; ++k)
+		{
+			vec3s dir = glms_vec3_normalize(kl_vec3(rndf(-1, 1), rndf(-1, 1), rndf(-1, 1)));
+			float target = k < 3 ? rndf(-0.01f, 0.01f) : rndf(-0.3f, 0.1f);
+			kl_transform xb = place_touching(a, xa, b, dir, random_quat(), target);
+			kl_sat_storage storage;
+			kl_sat_pair pair;
+			kl_sat_result r = run_sat(a, xa, b, xb, KL_SPECULATIVE_DISTANCE, &storage, &pair);
+			kl_sat_result p = plain_sat(&pair, KL_SPECULATIVE_DISTANCE);
+			assert_int_equal(r.kind, p.kind);
+			assert_int_equal(r.index_a, p.index_a);
+			assert_int_equal(r.index_b, p.index_b);
+			assert_true(r.separation == p.separation);
+			assert_true(r.face_a.index == p.face_a.index && r.face_a.separation == p.face_a.separation);
+			assert_true(r.face_b.index == p.face_b.index && r.face_b.separation == p.face_b.separation);
+			if (r.kind == KL_SAT_EDGES)
+			{
+				assert_true(memcmp(&r.edges, &p.edges, sizeof(r.edges)) == 0);
+			}
+			edges += r.kind == KL_SAT_EDGES;
+			touching += r.separation <= KL_SPECULATIVE_DISTANCE;
+			++total;
+		}
+		kl_hull_destroy(a);
+		kl_hull_destroy(b);
+	}
+	print_message("culled SAT: %d poses, %d touching, %d edge axes, all as the plain queries\n", total, touching,
+				  edges);
+	assert_true(touching > total / 2 && edges > 20);
+}
+
+static bool same_pose(const kl_collide_cache* a, const kl_collide_cache* b)
+{
+	return memcmp(a->pose, b->pose, sizeof(a->pose)) == 0;
+}
+
+static kl_transform nudge(kl_transform x, float distance, float angle)
+{
+	vec3s d = glms_vec3_normalize(kl_vec3(rndf(-1, 1), rndf(-1, 1), rndf(-1, 1)));
+	x.p = glms_vec3_add(x.p, glms_vec3_scale(d, distance));
+	x.q = glms_quat_normalize(glms_quat_mul(axis_angle(random_quat().imag, angle), x.q));
+	return x;
+}
+
+// Pose coherence. A touching pair nudged by less than the tolerance keeps its last full SAT (the
+// cached pose stays) and gets the manifold of the full path: the same points when the full path
+// picks the same axis, else a deepest point within the drift bound. Nudged by more, the full SAT
+// runs again (the pose is replaced) and the manifold is the uncached one bit for bit. Small steps
+// in one direction add up: the full SAT runs again once their sum passes the tolerance.
+static void test_pose_coherence(void** state)
+{
+	(void)state;
+	int coherent = 0, same = 0, rerun = 0, contacts = 0;
+	for (int iter = 0; iter < 150; ++iter)
+	{
+		kl_hull* a = iter % 4 == 0 ? random_hull(14, kl_vec3(0.6f, 0.5f, 0.3f)) : sphere_hull(32, 0.5f);
+		kl_hull* b = iter % 3 == 0 ? box_hull_built(kl_vec3(0.4f, 0.3f, 0.2f)) : sphere_hull(32, 0.5f);
+		kl_transform xa = pose(kl_vec3(rndf(-1, 1), rndf(-1, 1), rndf(-1, 1)), random_quat());
+		vec3s dir = glms_vec3_normalize(kl_vec3(rndf(-1, 1), rndf(-1, 1), rndf(-1, 1)));
+		kl_transform xb = place_touching(a, xa, b, dir, random_quat(), rndf(-0.004f, 0.0f));
+		kl_collide_cache cache = {0};
+		kl_manifold m0, m1, m2;
+		kl_collide_hulls(a, xa, b, xb, KL_SPECULATIVE_DISTANCE, &cache, &m0);
+		assert_true(m0.point_count > 0);
+		assert_true(cache.flags == KL_SAT_POSE);
+		++contacts;
+
+		// Small: the cached axis, re-measured.
+		kl_collide_cache saved = cache;
+		kl_transform small = nudge(xb, rndf(0.0f, 0.2f) * KL_SAT_COHERENCE_DISTANCE, rndf(0.0f, 5e-5f));
+		versors conj_a = {{-xa.q.x, -xa.q.y, -xa.q.z, xa.q.w}};
+		versors q = glms_quat_mul(conj_a, small.q);
+		vec3s t = kl_inv_rotate(xa.q, glms_vec3_sub(small.p, xa.p));
+		float drift = kl_hull_pose_drift(&cache, a, b, q, t);
+		kl_collide_hulls(a, xa, b, small, KL_SPECULATIVE_DISTANCE, &cache, &m1);
+		kl_collide_cache fresh = {0};
+		kl_collide_hulls(a, xa, b, small, KL_SPECULATIVE_DISTANCE, &fresh, &m2);
+		if (drift <= KL_SAT_COHERENCE_DISTANCE && same_pose(&cache, &saved) && cache.flags == KL_SAT_POSE)
+		{
+			++coherent;
+			assert_true(m1.point_count > 0 && m2.point_count > 0);
+			float bound = 2.0f * KL_SAT_COHERENCE_DISTANCE + 0.5f * KL_LINEAR_SLOP;
+			assert_near(min_separation(&m1), min_separation(&m2), bound);
+			assert_true(glms_vec3_dot(m1.normal, m2.normal) > 0.9f);
+			if (same_axis(&cache, &fresh))
+			{
+				++same;
+				assert_int_equal(m1.point_count, m2.point_count);
+				assert_vec_near(m1.normal, m2.normal, 1e-5f);
+				for (int i = 0; i < m1.point_count; ++i)
+				{
+					assert_true(has_id(&m2, m1.points[i].id));
+					for (int k = 0; k < m2.point_count; ++k)
+					{
+						if (m2.points[k].id == m1.points[i].id)
+						{
+							assert_vec_near(m1.points[i].point, m2.points[k].point, 1e-4f);
+							assert_near(m1.points[i].separation, m2.points[k].separation, 1e-5f);
+						}
+					}
+				}
+			}
+		}
+
+		// Large: the full SAT again, exactly the uncached answer.
+		cache = saved;
+		kl_transform large = nudge(xb, 4.0f * KL_SAT_COHERENCE_DISTANCE, 0.0f);
+		kl_collide_hulls(a, xa, b, large, KL_SPECULATIVE_DISTANCE, &cache, &m1);
+		fresh = (kl_collide_cache){0};
+		kl_collide_hulls(a, xa, b, large, KL_SPECULATIVE_DISTANCE, &fresh, &m2);
+		assert_true(same_manifold(&m1, &m2));
+		assert_true(!same_pose(&cache, &saved) || cache.flags != KL_SAT_POSE);
+		if (m1.point_count > 0)
+		{
+			assert_true(same_axis(&cache, &fresh) && same_pose(&cache, &fresh));
+		}
+
+		// Steps of a fifth of the tolerance along one line: the pose is kept while the summed drift
+		// stays within the tolerance, and replaced as soon as it does not.
+		cache = saved;
+		kl_transform x = xb;
+		vec3s step = glms_vec3_scale(glms_vec3_normalize(kl_vec3(rndf(-1, 1), rndf(-1, 1), rndf(-1, 1))),
+									 0.2f * KL_SAT_COHERENCE_DISTANCE);
+		for (int k = 0; k < 12; ++k)
+		{
+			x.p = glms_vec3_add(x.p, step);
+			kl_collide_cache before = cache;
+			t = kl_inv_rotate(xa.q, glms_vec3_sub(x.p, xa.p));
+			drift = kl_hull_pose_drift(&before, a, b, glms_quat_mul(conj_a, x.q), t);
+			kl_collide_hulls(a, xa, b, x, KL_SPECULATIVE_DISTANCE, &cache, &m1);
+			if (drift > KL_SAT_COHERENCE_DISTANCE)
+			{
+				assert_true(!same_pose(&cache, &before) || cache.flags != KL_SAT_POSE);
+				rerun += same_pose(&cache, &before) ? 0 : 1;
+			}
+			else if (m1.point_count > 0 && (before.flags & KL_SAT_POSE))
+			{
+				assert_true(same_pose(&cache, &before));
+			}
+		}
+		kl_hull_destroy(a);
+		kl_hull_destroy(b);
+	}
+	print_message("pose coherence: %d contacts, %d kept the axis (%d the full path's), %d reruns after drift\n",
+				  contacts, coherent, same, rerun);
+	assert_true(coherent > contacts / 2);
+	assert_true(same >= coherent - coherent / 10);
+	assert_true(rerun > contacts);
+}
+
+// ---------------------------------------------------------------------------------------------
 // Micro-benchmark: ns per pair (printed only).
 
 // Calls the hull path, or the box path when a is NULL (boxes of half extents 0.5).
@@ -1124,6 +1357,8 @@ int main(void)
 		cmocka_unit_test(test_plane_hull),
 		cmocka_unit_test(test_robustness),
 		cmocka_unit_test(test_boxes_match_hulls),
+		cmocka_unit_test(test_culled_sat_matches_plain),
+		cmocka_unit_test(test_pose_coherence),
 		cmocka_unit_test(test_benchmark),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
