@@ -126,6 +126,6 @@ awk -F, -v checks="$out/checks.csv" '
 		}
 		print "ms per 60 Hz step (4 sub-steps), medians over the rounds; B/K = Bullet (1 thread) / Kollide;"
 		print "box3d/K = Box3D'"'"'s figure for the same thread count / Kollide (jolt_pyramid: Jolt'"'"'s); > 1: Kollide is faster."
-		print "standing: runs that ended standing (top within 0.25 m, nothing sank > 0.1 m; dz: the top'"'"'s height change"
+		print "standing: runs that ended standing (top within 0.25 m sideways and 2 % of its height, nothing sank > 0.1 m; dz: the top'"'"'s height change"
 		print "in the last run that fell); hashes: each engine'"'"'s final transforms across its runs and thread counts."
 	}' "$out/rows.csv"
