@@ -54,13 +54,14 @@ static float angular_mass(const kl_solver_body* a, const kl_solver_body* b, vec3
 	return k > 0.0f ? 1.0f / k : 0.0f;
 }
 
-void kl_prepare_contact(const kl_solver_step* step, const kl_contact* contact, int contact_index, int index_a,
-						int index_b, kl_contact_constraint* c)
+void kl_prepare_contact(const kl_solver_step* step, const kl_contact* contact, int contact_index, int manifold_index,
+						int index_a, int index_b, kl_contact_constraint* c)
 {
-	const kl_manifold* m = &contact->manifold;
+	const kl_manifold* m = manifold_index == 0 ? &contact->manifold : &contact->extra[manifold_index - 1];
 	const kl_solver_body* ba = solver_body(step, index_a);
 	const kl_solver_body* bb = solver_body(step, index_b);
 	c->contact_index = contact_index;
+	c->manifold_index = manifold_index;
 	c->index_a = index_a;
 	c->index_b = index_b;
 	c->normal = m->normal;
@@ -331,7 +332,7 @@ void kl_apply_restitution(const kl_solver_step* step, kl_contact_constraint* c)
 
 void kl_store_contact_impulses(const kl_solver_step* step, const kl_contact_constraint* c)
 {
-	kl_manifold* m = &step->world->contacts[c->contact_index].manifold;
+	kl_manifold* m = kl_contact_manifold(&step->world->contacts[c->contact_index], c->manifold_index);
 	for (int k = 0; k < c->point_count; ++k)
 	{
 		m->points[k].normal_impulse = c->points[k].normal_impulse;

@@ -23,6 +23,7 @@ typedef struct kl_contact_constraint_point
 typedef struct kl_contact_constraint
 {
 	int contact_index; ///< into world->contacts
+	int manifold_index; ///< which of the contact's manifolds (mesh pairs have several)
 	int index_a;	   ///< body slot of an awake body, or -1 (static or sleeping)
 	int index_b;
 	vec3s normal;
@@ -40,8 +41,8 @@ typedef struct kl_contact_constraint
 /// Two unit tangents orthogonal to the unit normal, chosen deterministically from it.
 void kl_tangent_basis(vec3s normal, vec3s* t1, vec3s* t2);
 
-void kl_prepare_contact(const kl_solver_step* step, const kl_contact* contact, int contact_index, int index_a,
-						int index_b, kl_contact_constraint* c);
+void kl_prepare_contact(const kl_solver_step* step, const kl_contact* contact, int contact_index, int manifold_index,
+						int index_a, int index_b, kl_contact_constraint* c);
 void kl_warm_start_contact(const kl_solver_step* step, kl_contact_constraint* c);
 /// One velocity iteration; use_bias false is the relax pass (only speculative gaps are honoured).
 void kl_solve_contact(const kl_solver_step* step, kl_contact_constraint* c, bool use_bias);

@@ -223,7 +223,8 @@ static int dynamic_slot(const kl_solver_storage* s, int index)
 static bool color_constraints(kl_world* world, kl_solver_storage* s, int* contact_n, int* joint_n)
 {
 	int nc = 0, nj = 0;
-	if (!KL_ARRAY_RESERVE(s->contact_items, s->contact_item_capacity, 4 * world->contact_count) ||
+	if (!KL_ARRAY_RESERVE(s->contact_items, s->contact_item_capacity,
+						  4 * KL_MESH_MAX_MANIFOLDS * world->contact_count) ||
 		!KL_ARRAY_RESERVE(s->joint_items, s->joint_item_capacity, 4 * world->joint_count + 4))
 	{
 		return false;
@@ -263,11 +264,15 @@ static bool color_constraints(kl_world* world, kl_solver_storage* s, int* contac
 		{
 			continue;
 		}
-		int* item = &s->contact_items[4 * nc++];
-		item[0] = k;
-		item[1] = assign_color(s, da, db);
-		item[2] = ia;
-		item[3] = ib;
+		// One row set per manifold; item[0] packs the contact and the manifold index.
+		for (int m = 0; m < contact->manifold_count; ++m)
+		{
+			int* item = &s->contact_items[4 * nc++];
+			item[0] = k * KL_MESH_MAX_MANIFOLDS + m;
+			item[1] = assign_color(s, da, db);
+			item[2] = ia;
+			item[3] = ib;
+		}
 	}
 	*contact_n = nc;
 	*joint_n = nj;
@@ -329,8 +334,8 @@ static void prepare_constraints_task(int start, int end, int worker, void* conte
 			else
 			{
 				const int* item = &s->contact_items[4 * (i - nj)];
-				kl_prepare_contact(c->step, &c->world->contacts[item[0]], item[0], item[2], item[3],
-								   &s->contacts[item[1]]);
+				int k = item[0] / KL_MESH_MAX_MANIFOLDS, m = item[0] % KL_MESH_MAX_MANIFOLDS;
+				kl_prepare_contact(c->step, &c->world->contacts[k], k, m, item[2], item[3], &s->contacts[item[1]]);
 			}
 		}
 	}

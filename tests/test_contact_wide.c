@@ -155,7 +155,7 @@ static void make_fixture(fixture* f, int seed, int lane_count)
 	{
 		int a, b;
 		make_contact(f, &r, lane, seed, &a, &b);
-		kl_prepare_contact(s, &f->contacts[lane], lane, a, b, &f->constraints[lane]);
+		kl_prepare_contact(s, &f->contacts[lane], lane, 0, a, b, &f->constraints[lane]);
 	}
 }
 
@@ -448,7 +448,7 @@ static void bench_make(bench* b)
 			c.manifold.points[k].point = glms_vec3_add(b->bodies[2 * i].center0, rand_vec3(&r, -0.5f, 0.5f));
 			c.manifold.points[k].separation = rand_range(&r, -0.02f, 0.01f);
 		}
-		kl_prepare_contact(&b->step, &c, i, 2 * i, 2 * i + 1, &b->cons[i]);
+		kl_prepare_contact(&b->step, &c, i, 0, 2 * i, 2 * i + 1, &b->cons[i]);
 	}
 	for (int g = 0; g < BENCH_MANIFOLDS / KL_WIDE_LANES; ++g)
 	{

@@ -4,8 +4,10 @@
 #include "contact.h"
 
 #include "broadphase.h"
+#include "collide_pairs.h"
 #include "core.h"
 #include "island.h"
+#include "mesh.h"
 #include "world.h"
 
 #include <kollide/kollide.h>
@@ -39,6 +41,62 @@ static bool shape_collider(const kl_shape* shape, kl_collider* c)
 	}
 }
 
+/// Boxes and hulls meeting a mesh are seen as small meshes: their fan triangles with a BVH, built
+/// once (serially) when such a pair begins.
+static bool ensure_shape_triangles(kl_shape* shape)
+{
+	if (shape->tri_bvh != NULL)
+	{
+		return true;
+	}
+	kl_box_hull box;
+	const kl_hull* hull = NULL;
+	if (shape->type == KL_SHAPE_BOX)
+	{
+		hull = kl_make_box_hull(&box, shape->box_half_extents);
+	}
+	else if (shape->type == KL_SHAPE_HULL)
+	{
+		hull = shape->hull;
+	}
+	else
+	{
+		return false;
+	}
+	shape->tri_vertices = kl_alloc((size_t)hull->vertex_count, sizeof(vec3s));
+	shape->tri_indices = kl_alloc((size_t)(3 * hull->triangle_count), sizeof(int32_t));
+	if (shape->tri_vertices == NULL || shape->tri_indices == NULL)
+	{
+		return false;
+	}
+	memcpy(shape->tri_vertices, hull->vertices, sizeof(vec3s) * (size_t)hull->vertex_count);
+	memcpy(shape->tri_indices, hull->triangles, sizeof(int32_t) * 3 * (size_t)hull->triangle_count);
+	kl_bvh_build_def def = kl_bvh_default_build_def();
+	def.builder = KL_BVH_BUILD_LONGEST_AXIS; // a handful of triangles: no clustering needed
+	shape->tri_bvh = kl_bvh_build((const float*)shape->tri_vertices, hull->vertex_count,
+								  (const int*)shape->tri_indices, hull->triangle_count, &def);
+	return shape->tri_bvh != NULL;
+}
+
+/// The triangle-set view of a mesh, box or hull shape at its world pose.
+static bool shape_triangle_set(const kl_world* world, const kl_shape* shape, kl_triangle_set* set)
+{
+	set->xf = kl_transform_mul(world->sims[shape->body].transform, shape->local_pose);
+	if (shape->type == KL_SHAPE_MESH)
+	{
+		set->bvh = shape->mesh.mesh->bvh;
+		set->vertices = shape->mesh.mesh->vertices;
+		set->indices = shape->mesh.mesh->indices;
+		set->scale = shape->mesh.scale;
+		return set->bvh != NULL;
+	}
+	set->bvh = shape->tri_bvh;
+	set->vertices = shape->tri_vertices;
+	set->indices = shape->tri_indices;
+	set->scale = kl_vec3(1.0f, 1.0f, 1.0f);
+	return set->bvh != NULL;
+}
+
 static bool body_is_awake(const kl_world* world, int body_slot)
 {
 	return world->bodies[body_slot].is_awake;
@@ -68,17 +126,40 @@ static void mix_materials(const kl_world* world, kl_contact* c)
 	}
 }
 
-static void init_contact(const kl_world* world, kl_contact* c, int shape_a, int shape_b)
+/// A pair with a mesh goes through the mesh narrowphase when the other shape is a mesh, box, hull or
+/// plane (spheres and capsules against meshes come later).
+static bool mesh_pair_supported(kl_world* world, kl_shape* a, kl_shape* b)
+{
+	kl_shape* other = a->type == KL_SHAPE_MESH ? b : a;
+	switch (other->type)
+	{
+	case KL_SHAPE_MESH:
+	case KL_SHAPE_PLANE:
+		return true;
+	case KL_SHAPE_BOX:
+	case KL_SHAPE_HULL:
+		(void)world;
+		return ensure_shape_triangles(other);
+	default:
+		return false;
+	}
+}
+
+static void init_contact(kl_world* world, kl_contact* c, int shape_a, int shape_b)
 {
 	memset(c, 0, sizeof(*c));
-	const kl_shape* a = &world->shapes[shape_a];
-	const kl_shape* b = &world->shapes[shape_b];
+	kl_shape* a = &world->shapes[shape_a];
+	kl_shape* b = &world->shapes[shape_b];
 	c->shape_a = shape_a;
 	c->shape_b = shape_b;
 	c->body_a = a->body;
 	c->body_b = b->body;
 	kl_collider unused;
-	if (!shape_collider(a, &unused) || !shape_collider(b, &unused))
+	if (a->type == KL_SHAPE_MESH || b->type == KL_SHAPE_MESH)
+	{
+		c->flags |= mesh_pair_supported(world, a, b) ? KL_CONTACT_MESH : KL_CONTACT_UNSUPPORTED;
+	}
+	else if (!shape_collider(a, &unused) || !shape_collider(b, &unused))
 	{
 		c->flags |= KL_CONTACT_UNSUPPORTED;
 	}
@@ -127,6 +208,7 @@ static bool merge_pairs(kl_world* world)
 		kl_contact* old = j < world->contact_count ? &world->contacts[j] : NULL;
 		if (old != NULL && old->shape_a < 0)
 		{
+			kl_free(old->extra);
 			j += 1; // its shape was destroyed
 			continue;
 		}
@@ -151,9 +233,13 @@ static bool merge_pairs(kl_world* world)
 			{
 				out[n++] = *old;
 			}
-			else if (old->flags & KL_CONTACT_TOUCHING)
+			else
 			{
-				push_end_event(world, old);
+				if (old->flags & KL_CONTACT_TOUCHING)
+				{
+					push_end_event(world, old);
+				}
+				kl_free(old->extra);
 			}
 			j += 1;
 		}
@@ -188,12 +274,117 @@ static float speculative_distance(const kl_world* world, const kl_contact* c, fl
 	return KL_SPECULATIVE_DISTANCE + fminf(closing, KL_MAX_SPECULATIVE_DISTANCE);
 }
 
+/// The manifolds of a mesh pair (normals from shape a to shape b); returns their count.
+static int collide_mesh_pair(const kl_world* world, const kl_contact* c, float margin, kl_manifold* out)
+{
+	const kl_shape* a = &world->shapes[c->shape_a];
+	const kl_shape* b = &world->shapes[c->shape_b];
+	if (a->type == KL_SHAPE_PLANE || b->type == KL_SHAPE_PLANE)
+	{
+		const kl_shape* plane = a->type == KL_SHAPE_PLANE ? a : b;
+		kl_triangle_set set;
+		if (!shape_triangle_set(world, plane == a ? b : a, &set))
+		{
+			return 0;
+		}
+		int n = kl_collide_plane_triangle_set(plane->plane, shape_transform(world, plane), &set, margin, out);
+		if (n > 0 && plane == b)
+		{
+			out->normal = glms_vec3_negate(out->normal);
+		}
+		return n;
+	}
+	kl_triangle_set sa, sb;
+	if (!shape_triangle_set(world, a, &sa) || !shape_triangle_set(world, b, &sb))
+	{
+		return 0;
+	}
+	return kl_collide_triangle_sets(&sa, &sb, margin, out, KL_MESH_MAX_MANIFOLDS);
+}
+
+/// Warm starting across patches: each new manifold takes the impulses of the old one that shares
+/// the most point ids with it.
+static void keep_mesh_impulses(kl_contact* c, kl_manifold* fresh, int count)
+{
+	for (int i = 0; i < count; ++i)
+	{
+		int best = -1, best_matches = 0;
+		for (int j = 0; j < c->manifold_count; ++j)
+		{
+			const kl_manifold* old = kl_contact_manifold(c, j);
+			int matches = 0;
+			for (int p = 0; p < fresh[i].point_count; ++p)
+			{
+				for (int q = 0; q < old->point_count; ++q)
+				{
+					matches += fresh[i].points[p].id == old->points[q].id;
+				}
+			}
+			if (matches > best_matches)
+			{
+				best = j;
+				best_matches = matches;
+			}
+		}
+		kl_manifold none = {0};
+		kl_manifold_keep_impulses(best >= 0 ? kl_contact_manifold(c, best) : &none, &fresh[i]);
+	}
+}
+
+/// Stores fresh manifolds into the contact (extras allocated on first need); returns the count kept.
+static int store_manifolds(kl_contact* c, const kl_manifold* fresh, int count)
+{
+	if (count > 1 && c->extra == NULL)
+	{
+		c->extra = kl_alloc(KL_MESH_MAX_MANIFOLDS - 1, sizeof(kl_manifold));
+		if (c->extra == NULL)
+		{
+			count = 1; // out of memory: the first patch still holds
+		}
+	}
+	c->manifold = count > 0 ? fresh[0] : (kl_manifold){0};
+	for (int i = 1; i < count; ++i)
+	{
+		c->extra[i - 1] = fresh[i];
+	}
+	return count;
+}
+
+static bool update_mesh_contact(const kl_world* world, kl_contact* c, float dt, uint32_t flags)
+{
+	kl_manifold fresh[KL_MESH_MAX_MANIFOLDS];
+	bool sensor = (flags & KL_CONTACT_SENSOR) != 0;
+	int n = collide_mesh_pair(world, c, sensor ? 0.0f : speculative_distance(world, c, dt), fresh);
+	if (sensor)
+	{
+		bool overlap = false;
+		for (int i = 0; i < n; ++i)
+		{
+			for (int p = 0; p < fresh[i].point_count; ++p)
+			{
+				overlap = overlap || fresh[i].points[p].separation <= 0.0f;
+			}
+		}
+		c->manifold_count = 0;
+		c->manifold.point_count = overlap ? 1 : 0;
+		return overlap;
+	}
+	keep_mesh_impulses(c, fresh, n);
+	mix_materials(world, c);
+	c->manifold_count = store_manifolds(c, fresh, n);
+	return c->manifold_count > 0;
+}
+
 static void update_contact(const kl_world* world, kl_contact* c, float dt)
 {
 	uint32_t flags = c->flags & ~(KL_CONTACT_STARTED | KL_CONTACT_STOPPED);
 	bool was_touching = (flags & KL_CONTACT_TOUCHING) != 0;
 	bool touching = false;
-	if (!(flags & KL_CONTACT_UNSUPPORTED))
+	if (flags & KL_CONTACT_MESH)
+	{
+		touching = update_mesh_contact(world, c, dt, flags);
+	}
+	else if (!(flags & KL_CONTACT_UNSUPPORTED))
 	{
 		const kl_shape* a = &world->shapes[c->shape_a];
 		const kl_shape* b = &world->shapes[c->shape_b];
@@ -214,10 +405,12 @@ static void update_contact(const kl_world* world, kl_contact* c, float dt)
 		}
 		c->manifold = m;
 		touching = m.point_count > 0;
+		c->manifold_count = touching && !(flags & KL_CONTACT_SENSOR) ? 1 : 0;
 	}
 	else
 	{
 		c->manifold.point_count = 0;
+		c->manifold_count = 0;
 	}
 	flags = touching ? flags | KL_CONTACT_TOUCHING : flags & ~(uint32_t)KL_CONTACT_TOUCHING;
 	if (touching && !was_touching)
@@ -387,6 +580,9 @@ void kl_destroy_shape_contacts(kl_world* world, int shape_slot)
 		if (c->shape_a == shape_slot || c->shape_b == shape_slot)
 		{
 			// No end event: events are cleared when the next step begins, so it could not be read.
+			kl_free(c->extra);
+			c->extra = NULL;
+			c->manifold_count = 0;
 			c->shape_a = -1; // dropped at the next merge; the slot may be reused before then
 			c->shape_b = -1;
 			c->flags = 0;
@@ -397,6 +593,10 @@ void kl_destroy_shape_contacts(kl_world* world, int shape_slot)
 
 void kl_contacts_destroy(kl_world* world)
 {
+	for (int k = 0; k < world->contact_count; ++k)
+	{
+		kl_free(world->contacts[k].extra);
+	}
 	kl_free(world->contacts);
 	kl_free(world->contact_scratch);
 	world->contacts = NULL;
@@ -418,26 +618,31 @@ int kl_body_get_contact_data(kl_body_id id, kl_contact_data* data, int capacity)
 	int n = 0;
 	for (int k = 0; k < world->contact_count; ++k)
 	{
-		const kl_contact* c = &world->contacts[k];
+		kl_contact* c = &world->contacts[k];
 		if ((c->flags & (KL_CONTACT_TOUCHING | KL_CONTACT_SENSOR)) != KL_CONTACT_TOUCHING ||
 			(c->body_a != body->id && c->body_b != body->id))
 		{
 			continue;
 		}
-		if (n < capacity)
+		// One entry per manifold: mesh pairs report each contact patch.
+		for (int m = 0; m < c->manifold_count; ++m, ++n)
 		{
+			if (n >= capacity)
+			{
+				continue;
+			}
+			const kl_manifold* manifold = kl_contact_manifold(c, m);
 			kl_contact_data* d = &data[n];
 			d->shape_a = shape_id_of(world, c->shape_a);
 			d->shape_b = shape_id_of(world, c->shape_b);
-			d->normal = c->manifold.normal;
-			d->point_count = c->manifold.point_count;
-			for (int i = 0; i < c->manifold.point_count; ++i)
+			d->normal = manifold->normal;
+			d->point_count = manifold->point_count;
+			for (int i = 0; i < manifold->point_count; ++i)
 			{
-				const kl_manifold_point* mp = &c->manifold.points[i];
+				const kl_manifold_point* mp = &manifold->points[i];
 				d->points[i] = (kl_contact_point_data){mp->point, mp->separation, mp->normal_impulse * inv_h, mp->id};
 			}
 		}
-		n += 1;
 	}
 	return n;
 }

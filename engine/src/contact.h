@@ -4,6 +4,7 @@
 #pragma once
 
 #include "collide.h"
+#include "collide_mesh.h"
 
 typedef struct kl_world kl_world;
 
@@ -14,7 +15,8 @@ enum kl_contact_flags
 	KL_CONTACT_EVENTS = 1 << 2,		   ///< both shapes enable contact events
 	KL_CONTACT_STARTED = 1 << 3,	   ///< began touching in the last narrowphase
 	KL_CONTACT_STOPPED = 1 << 4,	   ///< stopped touching in the last narrowphase
-	KL_CONTACT_UNSUPPORTED = 1 << 5,   ///< no convex pair function (mesh shapes until their backend)
+	KL_CONTACT_UNSUPPORTED = 1 << 5,   ///< no pair function (spheres and capsules against meshes)
+	KL_CONTACT_MESH = 1 << 6,		   ///< a mesh pair: the BVH narrowphase, up to KL_MESH_MAX_MANIFOLDS patches
 };
 
 typedef struct kl_contact
@@ -29,7 +31,17 @@ typedef struct kl_contact
 	float rolling_resistance;
 	kl_collide_cache cache;
 	kl_manifold manifold; ///< normal from shape_a to shape_b
+	/// Manifolds with points: 0 or 1 for convex pairs; mesh pairs may have up to
+	/// KL_MESH_MAX_MANIFOLDS contact patches, the first in `manifold`, the rest in `extra`.
+	int manifold_count;
+	kl_manifold* extra; ///< KL_MESH_MAX_MANIFOLDS - 1 manifolds, allocated for mesh pairs
 } kl_contact;
+
+/// Manifold i (0 ≤ i < manifold_count) of a contact.
+static inline kl_manifold* kl_contact_manifold(kl_contact* c, int i)
+{
+	return i == 0 ? &c->manifold : &c->extra[i - 1];
+}
 
 /// The narrowphase stage: brings world->contacts in line with the broadphase pairs (sorted by
 /// shape pair; contacts of sleeping bodies are kept), updates every manifold over the workers,

@@ -94,6 +94,7 @@ static kl_result validate_def(const kl_mesh_def* def)
 
 static void mesh_free(kl_mesh* mesh)
 {
+	kl_bvh_destroy(mesh->bvh);
 	kl_free(mesh->vertices);
 	kl_free(mesh->indices);
 	kl_free(mesh->source);
@@ -121,6 +122,18 @@ static kl_result run_stages(const kl_mesh_def* def, kl_mesh* mesh, int32_t* rema
 	if (r == KL_OK && !report(def, "mass", 1.0f))
 	{
 		r = KL_ERR_INVALID_ARGUMENT;
+	}
+	if (r == KL_OK && !report(def, "bvh", 0.0f))
+	{
+		r = KL_ERR_INVALID_ARGUMENT;
+	}
+	if (r == KL_OK)
+	{
+		// The SIMD k-DOP tree of the mesh narrowphase (8-ary, k = 26, Batch Neural Gas).
+		kl_bvh_build_def bd = kl_bvh_default_build_def();
+		mesh->bvh = kl_bvh_build((const float*)mesh->vertices, mesh->info.vertex_count, (const int*)mesh->indices,
+								 mesh->info.triangle_count, &bd);
+		r = mesh->bvh != NULL ? (report(def, "bvh", 1.0f) ? KL_OK : KL_ERR_INVALID_ARGUMENT) : kl_last_error_code();
 	}
 	return r;
 }

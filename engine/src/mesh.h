@@ -6,6 +6,7 @@
 #pragma once
 
 #include "core.h"
+#include "bvh.h"
 #include "mass_integrals.h"
 
 #include <kollide/geometry.h>
@@ -37,9 +38,11 @@ struct kl_mesh
 	/// when info.mass_source says so); kl_mesh_mass scales them per axis.
 	kl_volume_integrals integrals;
 
+	/// The SIMD k-DOP BVH of the triangles (narrowphase/bvh.h), built by kl_mesh_build.
+	struct kl_bvh* bvh;
+
 	// Later stages add their representations here, each built once by kl_mesh_build and freed by
-	// the last release: the SIMD k-DOP BVH, conglomerates with point shells and octrees, and
-	// inner sphere trees.
+	// the last release: conglomerates with point shells and octrees, and inner sphere trees.
 };
 
 // ---------------------------------------------------------------------------------------------

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: MIT
 #include "shape.h"
 
+#include "bvh.h"
 #include "contact.h"
 
 #include "core.h"
@@ -277,6 +278,12 @@ void kl_shape_release_geometry(kl_shape* shape)
 	}
 	kl_free(shape->name);
 	shape->name = NULL;
+	kl_bvh_destroy(shape->tri_bvh);
+	kl_free(shape->tri_vertices);
+	kl_free(shape->tri_indices);
+	shape->tri_bvh = NULL;
+	shape->tri_vertices = NULL;
+	shape->tri_indices = NULL;
 }
 
 kl_result kl_destroy_shape(kl_shape_id id)

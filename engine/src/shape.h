@@ -44,6 +44,11 @@ typedef struct kl_shape
 	char* name;
 	void* user_data;
 	int proxy_key; ///< broadphase handle, -1 when not in the broadphase
+	/// Boxes and hulls that touch a mesh: their triangles with a BVH, so that the mesh narrowphase
+	/// treats them as small meshes. Built on first need (serially, when such a pair begins).
+	struct kl_bvh* tri_bvh;
+	vec3s* tri_vertices;
+	int32_t* tri_indices;
 } kl_shape;
 
 kl_shape* kl_get_shape(kl_shape_id id, kl_world** world_out);

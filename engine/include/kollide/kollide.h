@@ -142,8 +142,8 @@ KL_API int kl_body_get_shape_count(kl_body_id body);
 /// Shape ids in creation order; returns the total count.
 KL_API int kl_body_get_shapes(kl_body_id body, kl_shape_id* shapes, int capacity);
 KL_API int kl_body_get_joint_count(kl_body_id body);
-/// The body's touching contacts (sensors excluded) as of the last step; returns the total count
-/// and writes at most capacity.
+/// The body's touching contacts (sensors excluded) as of the last step, one entry per manifold (a
+/// mesh pair may have several contact patches); returns the total count and writes at most capacity.
 KL_API int kl_body_get_contact_data(kl_body_id body, kl_contact_data* data, int capacity);
 
 // ---------------------------------------------------------------------------------------------

@@ -1,0 +1,169 @@
+// Kollide — mesh contacts: simultaneous BVH traversal within the contact margin, exact triangle-pair
+// contacts at the leaves, and the normal-clustered minimal contact sets of contact_patches.c.
+// SPDX-License-Identifier: MIT
+#include "collide_mesh.h"
+
+#include "contact_patches.h"
+#include "core.h"
+
+#include <string.h>
+
+typedef struct kl_mesh_query
+{
+	const kl_triangle_set* a;
+	const kl_triangle_set* b;
+	kl_tri_contact_config config;
+	kl_tri_contact* contacts;
+	int count;
+	int capacity;
+	bool failed;
+} kl_mesh_query;
+
+static vec3s world_vertex(const kl_triangle_set* s, int32_t index)
+{
+	vec3s v = s->vertices[index];
+	return kl_transform_point(s->xf, kl_vec3(v.x * s->scale.x, v.y * s->scale.y, v.z * s->scale.z));
+}
+
+static void world_triangle(const kl_triangle_set* s, int tri, vec3s out[3])
+{
+	const int32_t* t = s->indices + 3 * tri;
+	for (int k = 0; k < 3; ++k)
+	{
+		out[k] = world_vertex(s, t[k]);
+	}
+}
+
+/// Leaf test: the triangle pair's contacts are appended; the pair counts when it gave any.
+static bool leaf_contacts(int tri_a, int tri_b, void* context)
+{
+	kl_mesh_query* q = context;
+	if (q->count + KL_TRI_MAX_CONTACTS > q->capacity)
+	{
+		int capacity = q->capacity > 0 ? 2 * q->capacity : 256;
+		kl_tri_contact* grown = kl_realloc(q->contacts, (size_t)capacity, sizeof(kl_tri_contact));
+		if (grown == NULL)
+		{
+			q->failed = true;
+			return false;
+		}
+		q->contacts = grown;
+		q->capacity = capacity;
+	}
+	vec3s ta[3], tb[3];
+	world_triangle(q->a, tri_a, ta);
+	world_triangle(q->b, tri_b, tb);
+	int n = kl_tri_contacts(ta, tb, (uint32_t)tri_a, (uint32_t)tri_b, &q->config, q->contacts + q->count);
+	q->count += n;
+	return n > 0;
+}
+
+/// Row-major [M | t] with x_a = M x_b + t, both in their sets' unscaled frames.
+static void relative_m34(const kl_triangle_set* a, const kl_triangle_set* b, float m[12])
+{
+	mat3s ra = glms_quat_mat3(a->xf.q);
+	mat3s rb = glms_quat_mat3(b->xf.q);
+	mat3s rel = glms_mat3_mul(glms_mat3_transpose(ra), rb); // R_a^T R_b
+	vec3s t = glms_mat3_mulv(glms_mat3_transpose(ra), glms_vec3_sub(b->xf.p, a->xf.p));
+	float sb[3] = {b->scale.x, b->scale.y, b->scale.z};
+	float inv_sa[3] = {1.0f / a->scale.x, 1.0f / a->scale.y, 1.0f / a->scale.z};
+	float tv[3] = {t.x, t.y, t.z};
+	for (int r = 0; r < 3; ++r)
+	{
+		for (int c = 0; c < 3; ++c)
+		{
+			m[4 * r + c] = inv_sa[r] * rel.raw[c][r] * sb[c];
+		}
+		m[4 * r + 3] = inv_sa[r] * tv[r];
+	}
+}
+
+int kl_collide_triangle_sets(const kl_triangle_set* a, const kl_triangle_set* b, float margin, kl_manifold* out,
+							 int max_manifolds)
+{
+	kl_mesh_query q;
+	memset(&q, 0, sizeof(q));
+	q.a = a;
+	q.b = b;
+	q.config = kl_tri_contact_config_default();
+	q.config.margin = margin;
+	float m34[12];
+	relative_m34(a, b, m34);
+	// The DOP test runs in b's unscaled frame; the margin is measured there, so divide by b's
+	// smallest scale to stay conservative.
+	float smallest = fminf(b->scale.x, fminf(b->scale.y, b->scale.z));
+	kl_bvh_query query = {KL_BVH_ALL_PAIRS, KL_BVH_TRAVERSE_AUTO, margin / smallest, leaf_contacts, &q, NULL, 0};
+	kl_bvh_result result;
+	int manifolds = 0;
+	if (kl_bvh_collide_m34(a->bvh, b->bvh, m34, &query, &result) == KL_OK && !q.failed && q.count > 0)
+	{
+		kl_manifold_point* scratch = kl_alloc((size_t)(3 * q.count + 2), sizeof(kl_manifold_point));
+		if (scratch != NULL)
+		{
+			kl_patch_config config = kl_patch_config_default();
+			manifolds = kl_contact_patches(q.contacts, q.count, &config, scratch, out, max_manifolds);
+			kl_free(scratch);
+		}
+	}
+	kl_free(q.contacts);
+	return manifolds;
+}
+
+int kl_collide_plane_triangle_set(kl_plane plane, kl_transform xf_a, const kl_triangle_set* b, float margin,
+								  kl_manifold* out)
+{
+	vec3s n = kl_rotate(xf_a.q, plane.normal);
+	float offset = plane.offset + glms_vec3_dot(n, xf_a.p);
+	enum
+	{
+		KL_PLANE_CANDIDATES = 64
+	};
+	kl_manifold_point candidates[KL_PLANE_CANDIDATES];
+	int count = 0;
+	int vertex_count = 0;
+	// Vertices used by the triangles: the largest index bounds the vertex array.
+	int triangle_count = b->bvh->triangle_count;
+	for (int k = 0; k < 3 * triangle_count; ++k)
+	{
+		vertex_count = b->indices[k] + 1 > vertex_count ? b->indices[k] + 1 : vertex_count;
+	}
+	for (int i = 0; i < vertex_count; ++i)
+	{
+		vec3s p = world_vertex(b, i);
+		float s = glms_vec3_dot(n, p) - offset;
+		if (s > margin)
+		{
+			continue;
+		}
+		kl_manifold_point mp;
+		memset(&mp, 0, sizeof(mp));
+		mp.point = glms_vec3_sub(p, glms_vec3_scale(n, 0.5f * s));
+		mp.separation = s;
+		mp.id = (uint32_t)i;
+		if (count < KL_PLANE_CANDIDATES)
+		{
+			candidates[count++] = mp;
+		}
+		else
+		{
+			// Keep the deepest candidates: replace the shallowest.
+			int worst = 0;
+			for (int k = 1; k < count; ++k)
+			{
+				worst = candidates[k].separation > candidates[worst].separation ? k : worst;
+			}
+			if (mp.separation < candidates[worst].separation)
+			{
+				candidates[worst] = mp;
+			}
+		}
+	}
+	memset(out, 0, sizeof(*out));
+	if (count == 0)
+	{
+		return 0;
+	}
+	out->normal = n;
+	out->point_count = kl_reduce_manifold_points(candidates, count, n, out->points);
+	return 1;
+}

@@ -1,0 +1,30 @@
+// Kollide internal — mesh contacts through the SIMD k-DOP BVH: triangle meshes (and convex shapes
+// seen as their triangles) against each other, reduced to minimal contact sets; meshes on planes.
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "bvh.h"
+#include "manifold.h"
+
+/// Most manifolds (contact patches) one mesh pair keeps.
+#define KL_MESH_MAX_MANIFOLDS 4
+
+/// A triangle set placed in the world: vertices in its own frame, scaled per axis, then xf.
+typedef struct kl_triangle_set
+{
+	const kl_bvh* bvh;
+	const vec3s* vertices;
+	const int32_t* indices;
+	vec3s scale;
+	kl_transform xf;
+} kl_triangle_set;
+
+/// Contacts between two triangle sets within `margin`, as at most max_manifolds manifolds (normals
+/// from a to b). Returns the manifold count. Solver fields are zero.
+int kl_collide_triangle_sets(const kl_triangle_set* a, const kl_triangle_set* b, float margin, kl_manifold* out,
+							 int max_manifolds);
+
+/// A plane (shape frame xf_a) against a triangle set: its vertices within margin of the plane,
+/// reduced to one manifold (normal = the plane's). Returns 0 or 1.
+int kl_collide_plane_triangle_set(kl_plane plane, kl_transform xf_a, const kl_triangle_set* b, float margin,
+								  kl_manifold* out);

@@ -1,0 +1,147 @@
+// Mesh shapes in the world through the SIMD k-DOP BVH narrowphase: a meshed cube resting on a box
+// ground, a plane and a static mesh, and two meshed cubes stacked, with no growing penetration and
+// the same hashes for 1 and 2 workers.
+#include "kl_test.h"
+
+#include <kollide/kollide.h>
+
+#include <string.h>
+
+// Cube [-0.5, 0.5]^3, outward counter-clockwise.
+static const vec3s k_cube_vertices[8] = {
+	{{-0.5f, -0.5f, -0.5f}}, {{0.5f, -0.5f, -0.5f}}, {{0.5f, 0.5f, -0.5f}}, {{-0.5f, 0.5f, -0.5f}},
+	{{-0.5f, -0.5f, 0.5f}},	 {{0.5f, -0.5f, 0.5f}},	 {{0.5f, 0.5f, 0.5f}},	 {{-0.5f, 0.5f, 0.5f}},
+};
+static const int32_t k_cube_indices[36] = {
+	0, 3, 2, 0, 2, 1, 4, 5, 6, 4, 6, 7, 0, 1, 5, 0, 5, 4, 3, 7, 6, 3, 6, 2, 0, 4, 7, 0, 7, 3, 1, 2, 6, 1, 6, 5,
+};
+
+static kl_mesh* cube_mesh(void)
+{
+	kl_mesh_def def = kl_default_mesh_def();
+	def.vertices = k_cube_vertices;
+	def.vertex_count = 8;
+	def.indices = k_cube_indices;
+	def.triangle_count = 12;
+	kl_mesh* mesh = kl_mesh_build(&def);
+	assert_non_null(mesh);
+	return mesh;
+}
+
+typedef enum ground_kind
+{
+	GROUND_BOX,
+	GROUND_PLANE,
+	GROUND_MESH,
+} ground_kind;
+
+static kl_world_id make_world(int workers, ground_kind ground, kl_mesh* mesh)
+{
+	kl_world_def wd = kl_default_world_def();
+	wd.worker_count = workers;
+	wd.enable_sleep = false; // the criteria are about resting contact, not about sleeping
+	kl_world_id world = kl_create_world(&wd);
+	kl_body_def bd = kl_default_body_def();
+	kl_shape_def sd = kl_default_shape_def();
+	if (ground == GROUND_PLANE)
+	{
+		kl_body_id g = kl_create_body(world, &bd);
+		kl_plane plane = {kl_vec3(0.0f, 0.0f, 1.0f), 0.0f};
+		assert_true(KL_IS_NON_NULL(kl_create_plane_shape(g, &sd, plane)));
+	}
+	else if (ground == GROUND_BOX)
+	{
+		bd.position = kl_vec3(0.0f, 0.0f, -0.5f);
+		kl_body_id g = kl_create_body(world, &bd);
+		assert_true(KL_IS_NON_NULL(kl_create_box_shape(g, &sd, kl_vec3(10.0f, 10.0f, 0.5f))));
+	}
+	else
+	{
+		bd.position = kl_vec3(0.0f, 0.0f, -2.5f);
+		kl_body_id g = kl_create_body(world, &bd);
+		assert_true(KL_IS_NON_NULL(kl_create_mesh_shape(g, &sd, mesh, kl_vec3(20.0f, 20.0f, 5.0f))));
+	}
+	return world;
+}
+
+static kl_body_id add_mesh_body(kl_world_id world, kl_mesh* mesh, vec3s position, versors rotation)
+{
+	kl_body_def bd = kl_default_body_def();
+	bd.type = KL_BODY_DYNAMIC;
+	bd.position = position;
+	bd.rotation = rotation;
+	kl_body_id body = kl_create_body(world, &bd);
+	kl_shape_def sd = kl_default_shape_def();
+	assert_true(KL_IS_NON_NULL(kl_create_mesh_shape(body, &sd, mesh, kl_vec3(1.0f, 1.0f, 1.0f))));
+	return body;
+}
+
+/// Drops a meshed cube 0.3 m onto each kind of ground; it must come to rest at z = 0.5 and stay.
+static void test_cube_rests_on_grounds(void** state)
+{
+	(void)state;
+	kl_mesh* mesh = cube_mesh();
+	for (int g = GROUND_BOX; g <= GROUND_MESH; ++g)
+	{
+		kl_world_id world = make_world(1, (ground_kind)g, mesh);
+		versors tilt = glms_quatv(0.2f, glms_vec3_normalize(kl_vec3(1.0f, 1.0f, 0.0f)));
+		kl_body_id cube = add_mesh_body(world, mesh, kl_vec3(0.3f, -0.2f, 0.9f), tilt);
+		float z_at_2s = 0.0f;
+		for (int step = 0; step < 300; ++step)
+		{
+			assert_int_equal(kl_world_step(world, 1.0f / 60.0f, 4), KL_OK);
+			if (step == 119)
+			{
+				z_at_2s = kl_body_get_position(cube).z;
+			}
+		}
+		vec3s p = kl_body_get_position(cube);
+		vec3s v = kl_body_get_linear_velocity(cube);
+		print_message("ground %d: cube z %.4f at 2 s, %.4f at 5 s, |v| %.2e\n", g, (double)z_at_2s, (double)p.z,
+					  (double)glms_vec3_norm(v));
+		assert_near(p.z, 0.5, 0.01);				 // resting on its face, not sunk, not hovering
+		assert_near(p.z, z_at_2s, 0.5e-3);			 // no growing penetration, no drift
+		assert_true(glms_vec3_norm(v) < 1.0e-2f);	 // at rest
+		assert_true(kl_world_get_counters(world).contact_count >= 1);
+		kl_destroy_world(world);
+	}
+	kl_mesh_release(mesh);
+}
+
+/// Two meshed cubes stacked on a box ground: the top one rests on the bottom one (mesh–mesh).
+static void test_mesh_stack(void** state)
+{
+	(void)state;
+	kl_mesh* mesh = cube_mesh();
+	uint32_t hashes[2];
+	for (int workers = 1; workers <= 2; ++workers)
+	{
+		kl_world_id world = make_world(workers, GROUND_BOX, mesh);
+		kl_body_id bottom = add_mesh_body(world, mesh, kl_vec3(0.0f, 0.0f, 0.5f), glms_quat_identity());
+		kl_body_id top = add_mesh_body(world, mesh, kl_vec3(0.1f, 0.05f, 1.5f), glms_quat_identity());
+		for (int step = 0; step < 240; ++step)
+		{
+			assert_int_equal(kl_world_step(world, 1.0f / 60.0f, 4), KL_OK);
+		}
+		vec3s pb = kl_body_get_position(bottom);
+		vec3s pt = kl_body_get_position(top);
+		print_message("%d worker(s): bottom z %.4f, top z %.4f, top moved %.4f sideways\n", workers, (double)pb.z,
+					  (double)pt.z, (double)hypotf(pt.x - 0.1f, pt.y - 0.05f));
+		assert_near(pb.z, 0.5, 0.01);
+		assert_near(pt.z, 1.5, 0.02);
+		assert_true(hypotf(pt.x - 0.1f, pt.y - 0.05f) < 0.01f);
+		hashes[workers - 1] = kl_world_hash_transforms(world);
+		kl_destroy_world(world);
+	}
+	assert_int_equal(hashes[0], hashes[1]);
+	kl_mesh_release(mesh);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_cube_rests_on_grounds),
+		cmocka_unit_test(test_mesh_stack),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
