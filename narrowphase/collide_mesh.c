@@ -6,6 +6,7 @@
 #include "contact_patches.h"
 #include "core.h"
 
+#include <float.h>
 #include <string.h>
 
 typedef struct kl_mesh_query
@@ -13,6 +14,9 @@ typedef struct kl_mesh_query
 	const kl_triangle_set* a;
 	const kl_triangle_set* b;
 	kl_tri_contact_config config;
+	/// Round side (sphere/capsule core as a degenerate triangle): 0 none, 1 set a, 2 set b.
+	int round_side;
+	float radius;
 	kl_tri_contact* contacts;
 	int count;
 	int capacity;
@@ -34,6 +38,157 @@ static void world_triangle(const kl_triangle_set* s, int tri, vec3s out[3])
 	}
 }
 
+/// Closest point to p on the triangle abc (Ericson's Voronoi-region walk, Real-Time Collision
+/// Detection §5.1.5, written from its description).
+static vec3s closest_on_triangle(vec3s p, vec3s a, vec3s b, vec3s c)
+{
+	vec3s ab = glms_vec3_sub(b, a), ac = glms_vec3_sub(c, a), ap = glms_vec3_sub(p, a);
+	float d1 = glms_vec3_dot(ab, ap), d2 = glms_vec3_dot(ac, ap);
+	if (d1 <= 0.0f && d2 <= 0.0f)
+	{
+		return a;
+	}
+	vec3s bp = glms_vec3_sub(p, b);
+	float d3 = glms_vec3_dot(ab, bp), d4 = glms_vec3_dot(ac, bp);
+	if (d3 >= 0.0f && d4 <= d3)
+	{
+		return b;
+	}
+	float vc = d1 * d4 - d3 * d2;
+	if (vc <= 0.0f && d1 >= 0.0f && d3 <= 0.0f)
+	{
+		return glms_vec3_add(a, glms_vec3_scale(ab, d1 / (d1 - d3)));
+	}
+	vec3s cp = glms_vec3_sub(p, c);
+	float d5 = glms_vec3_dot(ab, cp), d6 = glms_vec3_dot(ac, cp);
+	if (d6 >= 0.0f && d5 <= d6)
+	{
+		return c;
+	}
+	float vb = d5 * d2 - d1 * d6;
+	if (vb <= 0.0f && d2 >= 0.0f && d6 <= 0.0f)
+	{
+		return glms_vec3_add(a, glms_vec3_scale(ac, d2 / (d2 - d6)));
+	}
+	float va = d3 * d6 - d5 * d4;
+	if (va <= 0.0f && (d4 - d3) >= 0.0f && (d5 - d6) >= 0.0f)
+	{
+		vec3s bc = glms_vec3_sub(c, b);
+		return glms_vec3_add(b, glms_vec3_scale(bc, (d4 - d3) / ((d4 - d3) + (d5 - d6))));
+	}
+	float denom = 1.0f / (va + vb + vc);
+	return glms_vec3_add(a, glms_vec3_add(glms_vec3_scale(ab, vb * denom), glms_vec3_scale(ac, vc * denom)));
+}
+
+/// Closest points of the segments p0p1 and q0q1 (clamped parameters).
+static void closest_segments(vec3s p0, vec3s p1, vec3s q0, vec3s q1, vec3s* on_p, vec3s* on_q)
+{
+	vec3s d1 = glms_vec3_sub(p1, p0), d2 = glms_vec3_sub(q1, q0), r = glms_vec3_sub(p0, q0);
+	float a = glms_vec3_dot(d1, d1), e = glms_vec3_dot(d2, d2), f = glms_vec3_dot(d2, r);
+	float sp = 0.0f, tq = 0.0f;
+	if (a <= 1.0e-12f && e <= 1.0e-12f)
+	{
+		sp = tq = 0.0f;
+	}
+	else if (a <= 1.0e-12f)
+	{
+		tq = glm_clamp(f / e, 0.0f, 1.0f);
+	}
+	else
+	{
+		float c = glms_vec3_dot(d1, r);
+		if (e <= 1.0e-12f)
+		{
+			sp = glm_clamp(-c / a, 0.0f, 1.0f);
+		}
+		else
+		{
+			float b = glms_vec3_dot(d1, d2), denom = a * e - b * b;
+			sp = denom > 1.0e-12f ? glm_clamp((b * f - c * e) / denom, 0.0f, 1.0f) : 0.0f;
+			tq = (b * sp + f) / e;
+			if (tq < 0.0f)
+			{
+				tq = 0.0f;
+				sp = glm_clamp(-c / a, 0.0f, 1.0f);
+			}
+			else if (tq > 1.0f)
+			{
+				tq = 1.0f;
+				sp = glm_clamp((b - c) / a, 0.0f, 1.0f);
+			}
+		}
+	}
+	*on_p = glms_vec3_add(p0, glms_vec3_scale(d1, sp));
+	*on_q = glms_vec3_add(q0, glms_vec3_scale(d2, tq));
+}
+
+/// Appends one round contact (core point vs surface point) if it is within reach and in front of
+/// the triangle's face (behind it the core is inside the mesh, and a neighbour faces it).
+static int push_round_contact(const kl_mesh_query* q, bool round_a, vec3s face, vec3s core_point, vec3s surface,
+							  int tri_a, int tri_b, uint8_t feature, kl_tri_contact* c)
+{
+	vec3s out_dir = glms_vec3_sub(core_point, surface); // from the mesh towards the core
+	float distance = glms_vec3_norm(out_dir);
+	if (distance > q->radius + q->config.margin || distance < 1.0e-7f || glms_vec3_dot(face, out_dir) <= 0.0f)
+	{
+		return 0;
+	}
+	vec3s n = glms_vec3_scale(out_dir, 1.0f / distance);
+	float separation = distance - q->radius;
+	memset(c, 0, sizeof(*c));
+	c->point = glms_vec3_add(surface, glms_vec3_scale(n, 0.5f * separation));
+	c->normal = round_a ? glms_vec3_negate(n) : n; // from a to b
+	c->separation = separation;
+	c->tri_a = (uint32_t)tri_a;
+	c->tri_b = (uint32_t)tri_b;
+	c->feature_a = round_a ? feature : KL_TRI_FACE;
+	c->feature_b = round_a ? KL_TRI_FACE : feature;
+	c->kind = KL_TRI_CONTACT_SEPARATED;
+	return 1;
+}
+
+/// A sphere or capsule core (a point, or the segment core[0]–core[1]) against a mesh triangle. Each
+/// core end against the triangle gives a contact (so a capsule lying on a face is held at both
+/// ends); a capsule crossing closer to an edge than either end adds that closest pair.
+static int round_contact(const kl_mesh_query* q, const vec3s ta[3], const vec3s tb[3], int tri_a, int tri_b,
+						 kl_tri_contact* out)
+{
+	bool round_a = q->round_side == 1;
+	const vec3s* core = round_a ? ta : tb;
+	const vec3s* tri = round_a ? tb : ta;
+	vec3s face = glms_vec3_cross(glms_vec3_sub(tri[1], tri[0]), glms_vec3_sub(tri[2], tri[0]));
+	bool segment = glms_vec3_distance2(core[0], core[1]) > 1.0e-12f;
+	int n = 0;
+	float nearest_end = FLT_MAX;
+	for (int e = 0; e < (segment ? 2 : 1); ++e)
+	{
+		vec3s surface = closest_on_triangle(core[e], tri[0], tri[1], tri[2]);
+		nearest_end = fminf(nearest_end, glms_vec3_distance2(core[e], surface));
+		n += push_round_contact(q, round_a, face, core[e], surface, tri_a, tri_b, (uint8_t)e, out + n);
+	}
+	if (segment)
+	{
+		float best = nearest_end;
+		vec3s best_core = core[0], best_edge = core[0];
+		int best_k = -1;
+		for (int k = 0; k < 3; ++k)
+		{
+			vec3s on_core, on_edge;
+			closest_segments(core[0], core[1], tri[k], tri[(k + 1) % 3], &on_core, &on_edge);
+			float d = glms_vec3_distance2(on_core, on_edge);
+			if (d < best * (1.0f - 1.0e-4f))
+			{
+				best = d, best_core = on_core, best_edge = on_edge, best_k = k;
+			}
+		}
+		if (best_k >= 0)
+		{
+			n += push_round_contact(q, round_a, face, best_core, best_edge, tri_a, tri_b, (uint8_t)(2 + best_k), out + n);
+		}
+	}
+	return n;
+}
+
 /// Leaf test: the triangle pair's contacts are appended; the pair counts when it gave any.
 static bool leaf_contacts(int tri_a, int tri_b, void* context)
 {
@@ -53,7 +208,8 @@ static bool leaf_contacts(int tri_a, int tri_b, void* context)
 	vec3s ta[3], tb[3];
 	world_triangle(q->a, tri_a, ta);
 	world_triangle(q->b, tri_b, tb);
-	int n = kl_tri_contacts(ta, tb, (uint32_t)tri_a, (uint32_t)tri_b, &q->config, q->contacts + q->count);
+	int n = q->round_side != 0 ? round_contact(q, ta, tb, tri_a, tri_b, q->contacts + q->count)
+							   : kl_tri_contacts(ta, tb, (uint32_t)tri_a, (uint32_t)tri_b, &q->config, q->contacts + q->count);
 	q->count += n;
 	return n > 0;
 }
@@ -78,8 +234,8 @@ static void relative_m34(const kl_triangle_set* a, const kl_triangle_set* b, flo
 	}
 }
 
-int kl_collide_triangle_sets(const kl_triangle_set* a, const kl_triangle_set* b, float margin, kl_manifold* out,
-							 int max_manifolds)
+static int collide_sets(const kl_triangle_set* a, const kl_triangle_set* b, float margin, int round_side,
+						float radius, kl_manifold* out, int max_manifolds)
 {
 	kl_mesh_query q;
 	memset(&q, 0, sizeof(q));
@@ -87,6 +243,9 @@ int kl_collide_triangle_sets(const kl_triangle_set* a, const kl_triangle_set* b,
 	q.b = b;
 	q.config = kl_tri_contact_config_default();
 	q.config.margin = margin;
+	q.round_side = round_side;
+	q.radius = radius;
+	margin += radius; // the DOPs hold the core; the surface is a radius further out
 	float m34[12];
 	relative_m34(a, b, m34);
 	// The DOP test runs in b's unscaled frame; the margin is measured there, so divide by b's
@@ -107,6 +266,18 @@ int kl_collide_triangle_sets(const kl_triangle_set* a, const kl_triangle_set* b,
 	}
 	kl_free(q.contacts);
 	return manifolds;
+}
+
+int kl_collide_triangle_sets(const kl_triangle_set* a, const kl_triangle_set* b, float margin, kl_manifold* out,
+							 int max_manifolds)
+{
+	return collide_sets(a, b, margin, 0, 0.0f, out, max_manifolds);
+}
+
+int kl_collide_round_triangle_set(const kl_triangle_set* a, const kl_triangle_set* b, bool round_is_a, float radius,
+								  float margin, kl_manifold* out, int max_manifolds)
+{
+	return collide_sets(a, b, margin, round_is_a ? 1 : 2, radius, out, max_manifolds);
 }
 
 int kl_collide_plane_triangle_set(kl_plane plane, kl_transform xf_a, const kl_triangle_set* b, float margin,

@@ -24,6 +24,12 @@ typedef struct kl_triangle_set
 int kl_collide_triangle_sets(const kl_triangle_set* a, const kl_triangle_set* b, float margin, kl_manifold* out,
 							 int max_manifolds);
 
+/// A sphere or capsule against a triangle set: the round shape is given as a set holding its core
+/// (one degenerate triangle: the centre, or the segment) and its radius; contacts where the surface
+/// comes within margin, reduced as above. round_is_a says which set is the round one.
+int kl_collide_round_triangle_set(const kl_triangle_set* a, const kl_triangle_set* b, bool round_is_a, float radius,
+								  float margin, kl_manifold* out, int max_manifolds);
+
 /// A plane (shape frame xf_a) against a triangle set: its vertices within margin of the plane,
 /// reduced to one manifold (normal = the plane's). Returns 0 or 1.
 int kl_collide_plane_triangle_set(kl_plane plane, kl_transform xf_a, const kl_triangle_set* b, float margin,

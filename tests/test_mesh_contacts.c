@@ -137,9 +137,52 @@ static void test_mesh_stack(void** state)
 	kl_mesh_release(mesh);
 }
 
+/// A sphere and a capsule (lying down) on a static mesh ground rest on its surface at their radius,
+/// the capsule level; a sphere rolling across keeps to the surface.
+static void test_round_shapes_on_mesh(void** state)
+{
+	(void)state;
+	kl_mesh* mesh = cube_mesh();
+	kl_world_id world = make_world(1, GROUND_MESH, mesh);
+	kl_shape_def sd = kl_default_shape_def();
+	kl_body_def bd = kl_default_body_def();
+	bd.type = KL_BODY_DYNAMIC;
+	bd.position = kl_vec3(-2.0f, 0.0f, 0.6f);
+	kl_body_id sphere = kl_create_body(world, &bd);
+	assert_true(KL_IS_NON_NULL(kl_create_sphere_shape(sphere, &sd, 0.25f)));
+	bd.position = kl_vec3(2.0f, 0.0f, 0.6f);
+	bd.rotation = glms_quatv(GLM_PI_2f, kl_vec3(1.0f, 0.0f, 0.0f)); // axis along y: lying
+	kl_body_id capsule = kl_create_body(world, &bd);
+	assert_true(KL_IS_NON_NULL(kl_create_capsule_shape(capsule, &sd, 0.2f, 0.5f)));
+	bd.position = kl_vec3(0.0f, -3.0f, 0.3f);
+	bd.rotation = glms_quat_identity();
+	bd.linear_velocity = kl_vec3(0.0f, 2.0f, 0.0f);
+	kl_body_id roller = kl_create_body(world, &bd);
+	assert_true(KL_IS_NON_NULL(kl_create_sphere_shape(roller, &sd, 0.3f)));
+	float lowest_roller = 1.0f;
+	for (int step = 0; step < 240; ++step)
+	{
+		assert_int_equal(kl_world_step(world, 1.0f / 60.0f, 4), KL_OK);
+		lowest_roller = fminf(lowest_roller, kl_body_get_position(roller).z);
+	}
+	vec3s ps = kl_body_get_position(sphere);
+	vec3s pc = kl_body_get_position(capsule);
+	vec3s axis = kl_rotate(kl_body_get_rotation(capsule), kl_vec3(0.0f, 0.0f, 1.0f));
+	print_message("sphere z %.4f, capsule z %.4f (axis z %.2e), roller lowest z %.4f at y %.2f\n", (double)ps.z,
+				  (double)pc.z, (double)axis.z, (double)lowest_roller, (double)kl_body_get_position(roller).y);
+	assert_near(ps.z, 0.25, 0.01);
+	assert_near(pc.z, 0.2, 0.01);
+	assert_true(fabsf(axis.z) < 0.02f); // lying level: supported at both ends
+	assert_true(lowest_roller > 0.3f - 0.01f);
+	assert_true(kl_body_get_position(roller).y > -3.0f + 2.0f); // it rolled on
+	kl_destroy_world(world);
+	kl_mesh_release(mesh);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_round_shapes_on_mesh),
 		cmocka_unit_test(test_cube_rests_on_grounds),
 		cmocka_unit_test(test_mesh_stack),
 	};

@@ -49,6 +49,28 @@ static bool ensure_shape_triangles(kl_shape* shape)
 	{
 		return true;
 	}
+	if (shape->type == KL_SHAPE_SPHERE || shape->type == KL_SHAPE_CAPSULE)
+	{
+		// The core as one degenerate triangle (a point, or the segment): the radius is added later.
+		float h = shape->type == KL_SHAPE_CAPSULE ? shape->capsule.half_height : 0.0f;
+		shape->tri_vertices = kl_alloc(3, sizeof(vec3s));
+		shape->tri_indices = kl_alloc(3, sizeof(int32_t));
+		if (shape->tri_vertices == NULL || shape->tri_indices == NULL)
+		{
+			return false;
+		}
+		shape->tri_vertices[0] = kl_vec3(0.0f, 0.0f, -h);
+		shape->tri_vertices[1] = kl_vec3(0.0f, 0.0f, h);
+		shape->tri_vertices[2] = kl_vec3(0.0f, 0.0f, h);
+		for (int k = 0; k < 3; ++k)
+		{
+			shape->tri_indices[k] = k;
+		}
+		kl_bvh_build_def def = kl_bvh_default_build_def();
+		def.builder = KL_BVH_BUILD_LONGEST_AXIS;
+		shape->tri_bvh = kl_bvh_build((const float*)shape->tri_vertices, 3, (const int*)shape->tri_indices, 1, &def);
+		return shape->tri_bvh != NULL;
+	}
 	kl_box_hull box;
 	const kl_hull* hull = NULL;
 	if (shape->type == KL_SHAPE_BOX)
@@ -126,8 +148,8 @@ static void mix_materials(const kl_world* world, kl_contact* c)
 	}
 }
 
-/// A pair with a mesh goes through the mesh narrowphase when the other shape is a mesh, box, hull or
-/// plane (spheres and capsules against meshes come later).
+/// A pair with a mesh goes through the mesh narrowphase whatever the other shape is: meshes, boxes
+/// and hulls as triangles, spheres and capsules as their cores plus a radius, planes directly.
 static bool mesh_pair_supported(kl_world* world, kl_shape* a, kl_shape* b)
 {
 	kl_shape* other = a->type == KL_SHAPE_MESH ? b : a;
@@ -138,6 +160,8 @@ static bool mesh_pair_supported(kl_world* world, kl_shape* a, kl_shape* b)
 		return true;
 	case KL_SHAPE_BOX:
 	case KL_SHAPE_HULL:
+	case KL_SHAPE_SPHERE:
+	case KL_SHAPE_CAPSULE:
 		(void)world;
 		return ensure_shape_triangles(other);
 	default:
@@ -298,6 +322,14 @@ static int collide_mesh_pair(const kl_world* world, const kl_contact* c, float m
 	if (!shape_triangle_set(world, a, &sa) || !shape_triangle_set(world, b, &sb))
 	{
 		return 0;
+	}
+	const kl_shape* round = a->type == KL_SHAPE_SPHERE || a->type == KL_SHAPE_CAPSULE	? a
+							: b->type == KL_SHAPE_SPHERE || b->type == KL_SHAPE_CAPSULE ? b
+																						: NULL;
+	if (round != NULL)
+	{
+		float radius = round->type == KL_SHAPE_SPHERE ? round->sphere_radius : round->capsule.radius;
+		return kl_collide_round_triangle_set(&sa, &sb, round == a, radius, margin, out, KL_MESH_MAX_MANIFOLDS);
 	}
 	return kl_collide_triangle_sets(&sa, &sb, margin, out, KL_MESH_MAX_MANIFOLDS);
 }
