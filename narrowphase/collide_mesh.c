@@ -5,6 +5,7 @@
 
 #include "contact_patches.h"
 #include "core.h"
+#include "gjk.h"
 
 #include <float.h>
 #include <string.h>
@@ -39,7 +40,8 @@ static void world_triangle(const kl_triangle_set* s, int tri, vec3s out[3])
 }
 
 /// Closest point to p on the triangle abc (Ericson's Voronoi-region walk, Real-Time Collision
-/// Detection §5.1.5, written from its description).
+/// Detection §5.1.5). tri_tri.c has the same walk in double for its exact distance; this float one
+/// serves the per-step sphere/capsule contacts.
 static vec3s closest_on_triangle(vec3s p, vec3s a, vec3s b, vec3s c)
 {
 	vec3s ab = glms_vec3_sub(b, a), ac = glms_vec3_sub(c, a), ap = glms_vec3_sub(p, a);
@@ -78,48 +80,6 @@ static vec3s closest_on_triangle(vec3s p, vec3s a, vec3s b, vec3s c)
 	}
 	float denom = 1.0f / (va + vb + vc);
 	return glms_vec3_add(a, glms_vec3_add(glms_vec3_scale(ab, vb * denom), glms_vec3_scale(ac, vc * denom)));
-}
-
-/// Closest points of the segments p0p1 and q0q1 (clamped parameters).
-static void closest_segments(vec3s p0, vec3s p1, vec3s q0, vec3s q1, vec3s* on_p, vec3s* on_q)
-{
-	vec3s d1 = glms_vec3_sub(p1, p0), d2 = glms_vec3_sub(q1, q0), r = glms_vec3_sub(p0, q0);
-	float a = glms_vec3_dot(d1, d1), e = glms_vec3_dot(d2, d2), f = glms_vec3_dot(d2, r);
-	float sp = 0.0f, tq = 0.0f;
-	if (a <= 1.0e-12f && e <= 1.0e-12f)
-	{
-		sp = tq = 0.0f;
-	}
-	else if (a <= 1.0e-12f)
-	{
-		tq = glm_clamp(f / e, 0.0f, 1.0f);
-	}
-	else
-	{
-		float c = glms_vec3_dot(d1, r);
-		if (e <= 1.0e-12f)
-		{
-			sp = glm_clamp(-c / a, 0.0f, 1.0f);
-		}
-		else
-		{
-			float b = glms_vec3_dot(d1, d2), denom = a * e - b * b;
-			sp = denom > 1.0e-12f ? glm_clamp((b * f - c * e) / denom, 0.0f, 1.0f) : 0.0f;
-			tq = (b * sp + f) / e;
-			if (tq < 0.0f)
-			{
-				tq = 0.0f;
-				sp = glm_clamp(-c / a, 0.0f, 1.0f);
-			}
-			else if (tq > 1.0f)
-			{
-				tq = 1.0f;
-				sp = glm_clamp((b - c) / a, 0.0f, 1.0f);
-			}
-		}
-	}
-	*on_p = glms_vec3_add(p0, glms_vec3_scale(d1, sp));
-	*on_q = glms_vec3_add(q0, glms_vec3_scale(d2, tq));
 }
 
 /// Appends one round contact (core point vs surface point) if it is within reach and in front of
@@ -173,8 +133,10 @@ static int round_contact(const kl_mesh_query* q, const vec3s ta[3], const vec3s 
 		int best_k = -1;
 		for (int k = 0; k < 3; ++k)
 		{
-			vec3s on_core, on_edge;
-			closest_segments(core[0], core[1], tri[k], tri[(k + 1) % 3], &on_core, &on_edge);
+			float sc, se;
+			kl_closest_segments(core[0], core[1], tri[k], tri[(k + 1) % 3], &sc, &se);
+			vec3s on_core = glms_vec3_lerp(core[0], core[1], sc);
+			vec3s on_edge = glms_vec3_lerp(tri[k], tri[(k + 1) % 3], se);
 			float d = glms_vec3_distance2(on_core, on_edge);
 			if (d < best * (1.0f - 1.0e-4f))
 			{
