@@ -253,14 +253,7 @@ int kl_collide_plane_triangle_set(kl_plane plane, kl_transform xf_a, const kl_tr
 	};
 	kl_manifold_point candidates[KL_PLANE_CANDIDATES];
 	int count = 0;
-	int vertex_count = 0;
-	// Vertices used by the triangles: the largest index bounds the vertex array.
-	int triangle_count = b->bvh->triangle_count;
-	for (int k = 0; k < 3 * triangle_count; ++k)
-	{
-		vertex_count = b->indices[k] + 1 > vertex_count ? b->indices[k] + 1 : vertex_count;
-	}
-	for (int i = 0; i < vertex_count; ++i)
+	for (int i = 0; i < b->vertex_count; ++i)
 	{
 		vec3s p = world_vertex(b, i);
 		float s = glms_vec3_dot(n, p) - offset;

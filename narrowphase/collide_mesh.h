@@ -14,6 +14,7 @@ typedef struct kl_triangle_set
 {
 	const kl_bvh* bvh;
 	const vec3s* vertices;
+	int vertex_count;
 	const int32_t* indices;
 	vec3s scale;
 	kl_transform xf;

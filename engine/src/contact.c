@@ -59,6 +59,7 @@ static bool ensure_shape_triangles(kl_shape* shape)
 		{
 			return false;
 		}
+		shape->tri_vertex_count = 3;
 		shape->tri_vertices[0] = kl_vec3(0.0f, 0.0f, -h);
 		shape->tri_vertices[1] = kl_vec3(0.0f, 0.0f, h);
 		shape->tri_vertices[2] = kl_vec3(0.0f, 0.0f, h);
@@ -92,6 +93,7 @@ static bool ensure_shape_triangles(kl_shape* shape)
 		return false;
 	}
 	memcpy(shape->tri_vertices, hull->vertices, sizeof(vec3s) * (size_t)hull->vertex_count);
+	shape->tri_vertex_count = hull->vertex_count;
 	memcpy(shape->tri_indices, hull->triangles, sizeof(int32_t) * 3 * (size_t)hull->triangle_count);
 	kl_bvh_build_def def = kl_bvh_default_build_def();
 	def.builder = KL_BVH_BUILD_LONGEST_AXIS; // a handful of triangles: no clustering needed
@@ -108,12 +110,14 @@ static bool shape_triangle_set(const kl_world* world, const kl_shape* shape, kl_
 	{
 		set->bvh = shape->mesh.mesh->bvh;
 		set->vertices = shape->mesh.mesh->vertices;
+		set->vertex_count = shape->mesh.mesh->info.vertex_count;
 		set->indices = shape->mesh.mesh->indices;
 		set->scale = shape->mesh.scale;
 		return set->bvh != NULL;
 	}
 	set->bvh = shape->tri_bvh;
 	set->vertices = shape->tri_vertices;
+	set->vertex_count = shape->tri_vertex_count;
 	set->indices = shape->tri_indices;
 	set->scale = kl_vec3(1.0f, 1.0f, 1.0f);
 	return set->bvh != NULL;

@@ -283,6 +283,7 @@ void kl_shape_release_geometry(kl_shape* shape)
 	kl_free(shape->tri_indices);
 	shape->tri_bvh = NULL;
 	shape->tri_vertices = NULL;
+	shape->tri_vertex_count = 0;
 	shape->tri_indices = NULL;
 }
 

@@ -48,6 +48,7 @@ typedef struct kl_shape
 	/// treats them as small meshes. Built on first need (serially, when such a pair begins).
 	struct kl_bvh* tri_bvh;
 	vec3s* tri_vertices;
+	int tri_vertex_count;
 	int32_t* tri_indices;
 } kl_shape;
 
