@@ -6,6 +6,7 @@
 #include "contact_patches.h"
 #include "core.h"
 #include "gjk.h"
+#include "tri_tri.h"
 
 #include <float.h>
 #include <string.h>
@@ -37,49 +38,6 @@ static void world_triangle(const kl_triangle_set* s, int tri, vec3s out[3])
 	{
 		out[k] = world_vertex(s, t[k]);
 	}
-}
-
-/// Closest point to p on the triangle abc (Ericson's Voronoi-region walk, Real-Time Collision
-/// Detection §5.1.5). tri_tri.c has the same walk in double for its exact distance; this float one
-/// serves the per-step sphere/capsule contacts.
-static vec3s closest_on_triangle(vec3s p, vec3s a, vec3s b, vec3s c)
-{
-	vec3s ab = glms_vec3_sub(b, a), ac = glms_vec3_sub(c, a), ap = glms_vec3_sub(p, a);
-	float d1 = glms_vec3_dot(ab, ap), d2 = glms_vec3_dot(ac, ap);
-	if (d1 <= 0.0f && d2 <= 0.0f)
-	{
-		return a;
-	}
-	vec3s bp = glms_vec3_sub(p, b);
-	float d3 = glms_vec3_dot(ab, bp), d4 = glms_vec3_dot(ac, bp);
-	if (d3 >= 0.0f && d4 <= d3)
-	{
-		return b;
-	}
-	float vc = d1 * d4 - d3 * d2;
-	if (vc <= 0.0f && d1 >= 0.0f && d3 <= 0.0f)
-	{
-		return glms_vec3_add(a, glms_vec3_scale(ab, d1 / (d1 - d3)));
-	}
-	vec3s cp = glms_vec3_sub(p, c);
-	float d5 = glms_vec3_dot(ab, cp), d6 = glms_vec3_dot(ac, cp);
-	if (d6 >= 0.0f && d5 <= d6)
-	{
-		return c;
-	}
-	float vb = d5 * d2 - d1 * d6;
-	if (vb <= 0.0f && d2 >= 0.0f && d6 <= 0.0f)
-	{
-		return glms_vec3_add(a, glms_vec3_scale(ac, d2 / (d2 - d6)));
-	}
-	float va = d3 * d6 - d5 * d4;
-	if (va <= 0.0f && (d4 - d3) >= 0.0f && (d5 - d6) >= 0.0f)
-	{
-		vec3s bc = glms_vec3_sub(c, b);
-		return glms_vec3_add(b, glms_vec3_scale(bc, (d4 - d3) / ((d4 - d3) + (d5 - d6))));
-	}
-	float denom = 1.0f / (va + vb + vc);
-	return glms_vec3_add(a, glms_vec3_add(glms_vec3_scale(ab, vb * denom), glms_vec3_scale(ac, vc * denom)));
 }
 
 /// Appends one round contact (core point vs surface point) if it is within reach and in front of
@@ -122,7 +80,7 @@ static int round_contact(const kl_mesh_query* q, const vec3s ta[3], const vec3s 
 	float nearest_end = FLT_MAX;
 	for (int e = 0; e < (segment ? 2 : 1); ++e)
 	{
-		vec3s surface = closest_on_triangle(core[e], tri[0], tri[1], tri[2]);
+		vec3s surface = kl_closest_on_triangle(core[e], tri, NULL);
 		nearest_end = fminf(nearest_end, glms_vec3_distance2(core[e], surface));
 		n += push_round_contact(q, round_a, face, core[e], surface, tri_a, tri_b, (uint8_t)e, out + n);
 	}

@@ -4,6 +4,7 @@
 #include "tri_contact.h"
 
 #include "core.h"
+#include "dvec3.h"
 #include "manifold.h"
 
 #include <float.h>
@@ -11,68 +12,17 @@
 // All geometry runs in double around a[0], so that triangles far from the origin keep their
 // small gaps; results go back to float at the end.
 
-typedef struct kl_v3
-{
-	double x, y, z;
-} kl_v3;
-
-static inline kl_v3 kl_v3_make(double x, double y, double z)
-{
-	kl_v3 r = {x, y, z};
-	return r;
-}
-
-static inline kl_v3 kl_v3_rel(vec3s p, vec3s o)
-{
-	return kl_v3_make((double)p.x - o.x, (double)p.y - o.y, (double)p.z - o.z);
-}
-
-static inline kl_v3 kl_v3_sub(kl_v3 a, kl_v3 b)
-{
-	return kl_v3_make(a.x - b.x, a.y - b.y, a.z - b.z);
-}
-
-static inline kl_v3 kl_v3_add(kl_v3 a, kl_v3 b)
-{
-	return kl_v3_make(a.x + b.x, a.y + b.y, a.z + b.z);
-}
-
-static inline kl_v3 kl_v3_scale(kl_v3 a, double s)
-{
-	return kl_v3_make(a.x * s, a.y * s, a.z * s);
-}
-
-static inline double kl_v3_dot(kl_v3 a, kl_v3 b)
-{
-	return a.x * b.x + a.y * b.y + a.z * b.z;
-}
-
-static inline kl_v3 kl_v3_cross(kl_v3 a, kl_v3 b)
-{
-	return kl_v3_make(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x);
-}
-
-static inline vec3s kl_v3_world(kl_v3 p, vec3s o)
-{
-	return kl_vec3((float)(p.x + o.x), (float)(p.y + o.y), (float)(p.z + o.z));
-}
-
-static inline vec3s kl_v3_float(kl_v3 v)
-{
-	return kl_vec3((float)v.x, (float)v.y, (float)v.z);
-}
-
 /// Unit normal of a counter-clockwise triangle; false when it has (nearly) no area.
-static bool kl_unit_normal(const kl_v3 t[3], kl_v3* n)
+static bool kl_unit_normal(const kl_d3 t[3], kl_d3* n)
 {
-	kl_v3 u = kl_v3_sub(t[1], t[0]), v = kl_v3_sub(t[2], t[0]);
-	kl_v3 c = kl_v3_cross(u, v);
-	double c2 = kl_v3_dot(c, c);
-	if (!(c2 > 1e-14 * kl_v3_dot(u, u) * kl_v3_dot(v, v)))
+	kl_d3 u = kl_d3_sub(t[1], t[0]), v = kl_d3_sub(t[2], t[0]);
+	kl_d3 c = kl_d3_cross(u, v);
+	double c2 = kl_d3_dot(c, c);
+	if (!(c2 > 1e-14 * kl_d3_dot(u, u) * kl_d3_dot(v, v)))
 	{
 		return false;
 	}
-	*n = kl_v3_scale(c, 1.0 / sqrt(c2));
+	*n = kl_d3_scale(c, 1.0 / sqrt(c2));
 	return true;
 }
 
@@ -167,21 +117,21 @@ static uint8_t kl_meet_edge(uint8_t f, int k)
 
 typedef struct kl_clip_vertex
 {
-	kl_v3 p;
+	kl_d3 p;
 	uint8_t fa, fb;
 } kl_clip_vertex;
 
 /// Sutherland–Hodgman step: keeps the part of the polygon on the inner side of the side plane of
 /// a's edge k, tracking which features of a and b every new vertex lies on.
-static int kl_clip_side(const kl_clip_vertex* in, int n, kl_v3 m, kl_v3 o, int k, kl_clip_vertex* out)
+static int kl_clip_side(const kl_clip_vertex* in, int n, kl_d3 m, kl_d3 o, int k, kl_clip_vertex* out)
 {
 	int count = 0;
 	for (int i = 0; i < n; ++i)
 	{
 		const kl_clip_vertex* cur = in + i;
 		const kl_clip_vertex* nxt = in + (i + 1) % n;
-		double dc = kl_v3_dot(m, kl_v3_sub(cur->p, o));
-		double dn = kl_v3_dot(m, kl_v3_sub(nxt->p, o));
+		double dc = kl_d3_dot(m, kl_d3_sub(cur->p, o));
+		double dn = kl_d3_dot(m, kl_d3_sub(nxt->p, o));
 		if (dc >= 0.0)
 		{
 			out[count++] = *cur;
@@ -189,7 +139,7 @@ static int kl_clip_side(const kl_clip_vertex* in, int n, kl_v3 m, kl_v3 o, int k
 		if ((dc > 0.0 && dn < 0.0) || (dc < 0.0 && dn > 0.0))
 		{
 			kl_clip_vertex v;
-			v.p = kl_v3_add(cur->p, kl_v3_scale(kl_v3_sub(nxt->p, cur->p), dc / (dc - dn)));
+			v.p = kl_d3_add(cur->p, kl_d3_scale(kl_d3_sub(nxt->p, cur->p), dc / (dc - dn)));
 			v.fa = kl_meet_edge(kl_common_feature(cur->fa, nxt->fa), k);
 			v.fb = kl_common_feature(cur->fb, nxt->fb);
 			out[count++] = v;
@@ -198,7 +148,7 @@ static int kl_clip_side(const kl_clip_vertex* in, int n, kl_v3 m, kl_v3 o, int k
 	return count;
 }
 
-static int kl_face_contacts(const kl_v3 A[3], const kl_v3 B[3], kl_v3 na, vec3s origin, uint32_t tri_a,
+static int kl_face_contacts(const kl_d3 A[3], const kl_d3 B[3], kl_d3 na, vec3s origin, uint32_t tri_a,
 							uint32_t tri_b, const kl_tri_contact_config* config, kl_tri_contact* out)
 {
 	kl_clip_vertex buf[2][12];
@@ -212,23 +162,23 @@ static int kl_face_contacts(const kl_v3 A[3], const kl_v3 B[3], kl_v3 na, vec3s 
 	int cur = 0;
 	for (int k = 0; k < 3 && n > 0; ++k)
 	{
-		kl_v3 edge = kl_v3_sub(A[(k + 1) % 3], A[k]);
-		kl_v3 inward = kl_v3_cross(na, edge);
+		kl_d3 edge = kl_d3_sub(A[(k + 1) % 3], A[k]);
+		kl_d3 inward = kl_d3_cross(na, edge);
 		n = kl_clip_side(buf[cur], n, inward, A[k], k, buf[1 - cur]);
 		cur = 1 - cur;
 	}
 	int count = 0;
-	vec3s normal = kl_v3_float(na);
+	vec3s normal = kl_d3_float(na);
 	for (int i = 0; i < n && count < KL_TRI_MAX_CONTACTS; ++i)
 	{
 		const kl_clip_vertex* v = buf[cur] + i;
-		double sep = kl_v3_dot(na, kl_v3_sub(v->p, A[0]));
+		double sep = kl_d3_dot(na, kl_d3_sub(v->p, A[0]));
 		if (sep > config->margin || sep < -config->max_depth)
 		{
 			continue;
 		}
-		kl_v3 mid = kl_v3_sub(v->p, kl_v3_scale(na, 0.5 * sep));
-		out[count++] = kl_make_contact(kl_v3_world(mid, origin), normal, (float)sep, tri_a, tri_b, v->fa, v->fb,
+		kl_d3 mid = kl_d3_sub(v->p, kl_d3_scale(na, 0.5 * sep));
+		out[count++] = kl_make_contact(kl_d3_world(mid, origin), normal, (float)sep, tri_a, tri_b, v->fa, v->fb,
 									   KL_TRI_CONTACT_FACE);
 	}
 	return count;
@@ -255,23 +205,23 @@ static double kl_end_depth(uint8_t incident_feature, const double d[3], double p
 	return pair_depth;
 }
 
-static int kl_crossing_contacts(const vec3s a[3], const vec3s b[3], const kl_v3 A[3], const kl_v3 B[3], kl_v3 na,
-								kl_v3 nb, vec3s origin, uint32_t tri_a, uint32_t tri_b,
+static int kl_crossing_contacts(const vec3s a[3], const vec3s b[3], const kl_d3 A[3], const kl_d3 B[3], kl_d3 na,
+								kl_d3 nb, vec3s origin, uint32_t tri_a, uint32_t tri_b,
 								const kl_tri_contact_config* config, kl_tri_contact* out)
 {
 	double da[3], db[3]; // a's vertices against b's plane, b's against a's
 	double min_a = 0.0, min_b = 0.0;
 	for (int k = 0; k < 3; ++k)
 	{
-		da[k] = kl_v3_dot(nb, kl_v3_sub(A[k], B[0]));
-		db[k] = kl_v3_dot(na, kl_v3_sub(B[k], A[0]));
+		da[k] = kl_d3_dot(nb, kl_d3_sub(A[k], B[0]));
+		db[k] = kl_d3_dot(na, kl_d3_sub(B[k], A[0]));
 		min_a = fmin(min_a, da[k]);
 		min_b = fmin(min_b, db[k]);
 	}
 	double depth_into_a = -min_b; // b behind a's face
 	double depth_into_b = -min_a;
 	bool reference_a = depth_into_a <= depth_into_b;
-	kl_v3 n = reference_a ? na : kl_v3_scale(nb, -1.0);
+	kl_d3 n = reference_a ? na : kl_d3_scale(nb, -1.0);
 	double depth = reference_a ? depth_into_a : depth_into_b;
 	if (depth > config->max_depth)
 	{
@@ -283,7 +233,7 @@ static int kl_crossing_contacts(const vec3s a[3], const vec3s b[3], const kl_v3 
 	const double* incident_d = reference_a ? db : da;
 	// The incident side lies on -n of the reference plane when a is the reference, on +n else.
 	double side = reference_a ? -1.0 : 1.0;
-	vec3s normal = kl_v3_float(n);
+	vec3s normal = kl_d3_float(n);
 
 	vec3s ends[2];
 	uint8_t fa[2], fb[2];
@@ -304,9 +254,9 @@ static int kl_crossing_contacts(const vec3s a[3], const vec3s b[3], const kl_v3 
 		}
 		uint8_t incident_feature = reference_a ? fb[i] : fa[i];
 		double d = kl_end_depth(incident_feature, incident_d, depth);
-		kl_v3 e = kl_v3_rel(ends[i], origin);
-		kl_v3 mid = kl_v3_add(e, kl_v3_scale(n, side * 0.5 * d));
-		out[count++] = kl_make_contact(kl_v3_world(mid, origin), normal, (float)-d, tri_a, tri_b, fa[i], fb[i],
+		kl_d3 e = kl_d3_rel(ends[i], origin);
+		kl_d3 mid = kl_d3_add(e, kl_d3_scale(n, side * 0.5 * d));
+		out[count++] = kl_make_contact(kl_d3_world(mid, origin), normal, (float)-d, tri_a, tri_b, fa[i], fb[i],
 									   KL_TRI_CONTACT_CROSSING);
 	}
 	return count;
@@ -340,13 +290,13 @@ int kl_tri_contacts(const vec3s a[3], const vec3s b[3], uint32_t tri_a, uint32_t
 		return 0;
 	}
 	vec3s origin = a[0];
-	kl_v3 A[3], B[3];
+	kl_d3 A[3], B[3];
 	for (int k = 0; k < 3; ++k)
 	{
-		A[k] = kl_v3_rel(a[k], origin);
-		B[k] = kl_v3_rel(b[k], origin);
+		A[k] = kl_d3_rel(a[k], origin);
+		B[k] = kl_d3_rel(b[k], origin);
 	}
-	kl_v3 na, nb;
+	kl_d3 na, nb;
 	if (!kl_unit_normal(A, &na) || !kl_unit_normal(B, &nb))
 	{
 		return 0;
@@ -355,15 +305,15 @@ int kl_tri_contacts(const vec3s a[3], const vec3s b[3], uint32_t tri_a, uint32_t
 	double min_b = DBL_MAX, min_a = DBL_MAX;
 	for (int k = 0; k < 3; ++k)
 	{
-		min_b = fmin(min_b, kl_v3_dot(na, kl_v3_sub(B[k], A[0])));
-		min_a = fmin(min_a, kl_v3_dot(nb, kl_v3_sub(A[k], B[0])));
+		min_b = fmin(min_b, kl_d3_dot(na, kl_d3_sub(B[k], A[0])));
+		min_a = fmin(min_a, kl_d3_dot(nb, kl_d3_sub(A[k], B[0])));
 	}
 	if (min_b > config->margin || min_a > config->margin)
 	{
 		return 0;
 	}
 
-	if (kl_v3_dot(na, nb) < -config->parallel_cos)
+	if (kl_d3_dot(na, nb) < -config->parallel_cos)
 	{
 		int count = kl_face_contacts(A, B, na, origin, tri_a, tri_b, config, out);
 		if (count > 0)
@@ -381,25 +331,25 @@ int kl_tri_contacts(const vec3s a[3], const vec3s b[3], uint32_t tri_a, uint32_t
 	{
 		return 0;
 	}
-	kl_v3 pa = kl_v3_rel(dist.point_a, origin), pb = kl_v3_rel(dist.point_b, origin);
-	kl_v3 gap = kl_v3_sub(pb, pa);
-	double len = sqrt(kl_v3_dot(gap, gap));
-	if (len <= 1e-7 * (1.0 + sqrt(kl_v3_dot(A[1], A[1]))))
+	kl_d3 pa = kl_d3_rel(dist.point_a, origin), pb = kl_d3_rel(dist.point_b, origin);
+	kl_d3 gap = kl_d3_sub(pb, pa);
+	double len = sqrt(kl_d3_dot(gap, gap));
+	if (len <= 1e-7 * (1.0 + sqrt(kl_d3_dot(A[1], A[1]))))
 	{
 		// Touching without crossing (by a hair the exact test saw): the closest-point direction
 		// is noise, so the pair is treated like a crossing one (face normals, depth ~0).
 		return kl_crossing_contacts(a, b, A, B, na, nb, origin, tri_a, tri_b, config, out);
 	}
-	kl_v3 n = kl_v3_scale(gap, 1.0 / len);
+	kl_d3 n = kl_d3_scale(gap, 1.0 / len);
 	// Back faces: the direction must leave a through its front and reach b from its front
 	// (perpendicular allowed: an edge or a side face touching a face).
 	const double tol = 0.01;
-	if (kl_v3_dot(n, na) < -tol || kl_v3_dot(n, nb) > tol)
+	if (kl_d3_dot(n, na) < -tol || kl_d3_dot(n, nb) > tol)
 	{
 		return 0;
 	}
-	kl_v3 mid = kl_v3_scale(kl_v3_add(pa, pb), 0.5);
-	out[0] = kl_make_contact(kl_v3_world(mid, origin), kl_v3_float(n), (float)len, tri_a, tri_b, dist.feature_a,
+	kl_d3 mid = kl_d3_scale(kl_d3_add(pa, pb), 0.5);
+	out[0] = kl_make_contact(kl_d3_world(mid, origin), kl_d3_float(n), (float)len, tri_a, tri_b, dist.feature_a,
 							 dist.feature_b, KL_TRI_CONTACT_SEPARATED);
 	return 1;
 }

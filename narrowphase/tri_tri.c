@@ -3,6 +3,8 @@
 // SPDX-License-Identifier: MIT
 #include "tri_tri.h"
 
+#include "dvec3.h"
+
 #include <float.h>
 #include <math.h>
 
@@ -445,52 +447,6 @@ bool kl_tri_tri_overlap(const vec3s a[3], const vec3s b[3])
 // ---------------------------------------------------------------------------------------------
 // Distance, in double around a local origin
 
-typedef struct kl_d3
-{
-	double x, y, z;
-} kl_d3;
-
-static inline kl_d3 kl_d3_make(double x, double y, double z)
-{
-	kl_d3 r = {x, y, z};
-	return r;
-}
-
-static inline kl_d3 kl_d3_rel(vec3s p, vec3s origin)
-{
-	return kl_d3_make((double)p.x - origin.x, (double)p.y - origin.y, (double)p.z - origin.z);
-}
-
-static inline kl_d3 kl_d3_sub(kl_d3 a, kl_d3 b)
-{
-	return kl_d3_make(a.x - b.x, a.y - b.y, a.z - b.z);
-}
-
-static inline kl_d3 kl_d3_add(kl_d3 a, kl_d3 b)
-{
-	return kl_d3_make(a.x + b.x, a.y + b.y, a.z + b.z);
-}
-
-static inline kl_d3 kl_d3_scale(kl_d3 a, double s)
-{
-	return kl_d3_make(a.x * s, a.y * s, a.z * s);
-}
-
-static inline double kl_d3_dot(kl_d3 a, kl_d3 b)
-{
-	return a.x * b.x + a.y * b.y + a.z * b.z;
-}
-
-static inline kl_d3 kl_d3_cross(kl_d3 a, kl_d3 b)
-{
-	return kl_d3_make(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x);
-}
-
-static inline vec3s kl_d3_world(kl_d3 p, vec3s origin)
-{
-	return kl_vec3((float)(p.x + origin.x), (float)(p.y + origin.y), (float)(p.z + origin.z));
-}
-
 static inline double kl_clamp01(double x)
 {
 	return x < 0.0 ? 0.0 : (x > 1.0 ? 1.0 : x);
@@ -498,7 +454,7 @@ static inline double kl_clamp01(double x)
 
 /// Closest point of triangle abc to p (Ericson, Real-Time Collision Detection 5.1.5) and the
 /// feature it lies on.
-static kl_d3 kl_closest_on_triangle(kl_d3 p, kl_d3 a, kl_d3 b, kl_d3 c, uint8_t* feature)
+static kl_d3 closest_on_triangle_d(kl_d3 p, kl_d3 a, kl_d3 b, kl_d3 c, uint8_t* feature)
 {
 	kl_d3 ab = kl_d3_sub(b, a), ac = kl_d3_sub(c, a), ap = kl_d3_sub(p, a);
 	double d1 = kl_d3_dot(ab, ap), d2 = kl_d3_dot(ac, ap);
@@ -589,6 +545,18 @@ static void kl_closest_segments(kl_d3 p1, kl_d3 q1, kl_d3 p2, kl_d3 q2, double* 
 	*t_out = t;
 }
 
+vec3s kl_closest_on_triangle(vec3s p, const vec3s t[3], uint8_t* feature)
+{
+	vec3s o = t[0];
+	uint8_t f = KL_TRI_FACE;
+	kl_d3 q = closest_on_triangle_d(kl_d3_rel(p, o), kl_d3_make(0.0, 0.0, 0.0), kl_d3_rel(t[1], o), kl_d3_rel(t[2], o), &f);
+	if (feature != NULL)
+	{
+		*feature = f;
+	}
+	return kl_d3_world(q, o);
+}
+
 static inline uint8_t kl_edge_feature(int edge, double s)
 {
 	if (s <= 0.0)
@@ -649,7 +617,7 @@ static void kl_offer_piercings(kl_closest* best, const kl_d3 x[3], const kl_d3 y
 		{
 			kl_d3 p = kl_d3_add(x[k], kl_d3_scale(kl_d3_sub(x[l], x[k]), d[k] / (d[k] - d[l])));
 			uint8_t fy;
-			kl_d3 q = kl_closest_on_triangle(p, y[0], y[1], y[2], &fy);
+			kl_d3 q = closest_on_triangle_d(p, y[0], y[1], y[2], &fy);
 			uint8_t fx = (uint8_t)(KL_TRI_EDGE0 + k);
 			if (x_is_a)
 			{
@@ -682,7 +650,7 @@ kl_tri_distance kl_tri_tri_distance(const vec3s a[3], const vec3s b[3])
 		for (int k = 0; k < 3; ++k)
 		{
 			uint8_t fa;
-			kl_d3 q = kl_closest_on_triangle(B[k], A[0], A[1], A[2], &fa);
+			kl_d3 q = closest_on_triangle_d(B[k], A[0], A[1], A[2], &fa);
 			kl_closest_offer(&best, q, B[k], fa, (uint8_t)(KL_TRI_VERTEX0 + k));
 		}
 	}
@@ -691,7 +659,7 @@ kl_tri_distance kl_tri_tri_distance(const vec3s a[3], const vec3s b[3])
 		for (int k = 0; k < 3; ++k)
 		{
 			uint8_t fb;
-			kl_d3 q = kl_closest_on_triangle(A[k], B[0], B[1], B[2], &fb);
+			kl_d3 q = closest_on_triangle_d(A[k], B[0], B[1], B[2], &fb);
 			kl_closest_offer(&best, A[k], q, (uint8_t)(KL_TRI_VERTEX0 + k), fb);
 		}
 	}

@@ -32,6 +32,10 @@ bool kl_tri_tri_overlap(const vec3s a[3], const vec3s b[3]);
 /// coplanar or degenerate pairs.
 bool kl_segment_triangle_overlap(vec3s p, vec3s q, vec3s a, vec3s b, vec3s c);
 
+/// Closest point of the triangle t to p (Ericson's Voronoi-region walk, in double around t[0]) and
+/// the feature it lies on (KL_TRI_VERTEX0 + k, KL_TRI_EDGE0 + k or KL_TRI_FACE; may be NULL).
+vec3s kl_closest_on_triangle(vec3s p, const vec3s t[3], uint8_t* feature);
+
 /// Distance between two triangles with the closest points and the features they lie on.
 typedef struct kl_tri_distance
 {
