@@ -16,12 +16,20 @@ typedef struct kl_triangle_set
 	const vec3s* vertices;
 	int vertex_count;
 	const int32_t* indices;
+	/// 3 per triangle: the vertex across each edge (tri_adjacency.h), or NULL when unknown. With
+	/// it, rims crossing rims find their true way out (kl_tri_contacts_with_edges).
+	const int32_t* opposite;
+	/// Smallest extent of the set's bounds (scaled), 0 when unknown. Deeper than half the thinner
+	/// set's thickness a face pair is the far side of a body, not a contact.
+	float thickness;
 	vec3s scale;
 	kl_transform xf;
 } kl_triangle_set;
 
 /// Contacts between two triangle sets within `margin`, as at most max_manifolds manifolds (normals
-/// from a to b). Returns the manifold count. Solver fields are zero.
+/// from a to b). Returns the manifold count. Solver fields are zero. When the sets' thicknesses
+/// are known, margin's fixed part (KL_SPECULATIVE_DISTANCE) shrinks to a quarter of the thinner
+/// set (at least KL_LINEAR_SLOP), and deeper than half of it a pair is not a contact.
 int kl_collide_triangle_sets(const kl_triangle_set* a, const kl_triangle_set* b, float margin, kl_manifold* out,
 							 int max_manifolds);
 

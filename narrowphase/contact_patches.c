@@ -14,6 +14,7 @@ kl_patch_config kl_patch_config_default(void)
 	kl_patch_config c;
 	c.cos_angle = 0.93969262f; // cos 20°
 	c.weld_distance = 0.25f * KL_LINEAR_SLOP;
+	c.depth_band = 0.5f * KL_LINEAR_SLOP;
 	c.max_patches = 4;
 	return c;
 }
@@ -80,16 +81,23 @@ typedef struct kl_patch
 	int count;
 } kl_patch;
 
-/// Patch i ranks before patch j: deeper, then larger, then earlier.
-static bool kl_patch_before(const kl_patch* patches, int i, int j)
+/// Patch i ranks before patch j: the deepest patch first (an impact on a rim must be held), then
+/// larger, then deeper, then earlier. Size before depth because a resting non-convex pair has
+/// many small patches where rims cross; the face that carries the weight gathers the most
+/// contacts, and losing it to a sideways sliver makes the body drop for a step.
+static bool kl_patch_before(const kl_patch* patches, int deepest, int i, int j)
 {
-	if (patches[i].min_separation != patches[j].min_separation)
+	if (i == deepest || j == deepest)
 	{
-		return patches[i].min_separation < patches[j].min_separation;
+		return i == deepest;
 	}
 	if (patches[i].count != patches[j].count)
 	{
 		return patches[i].count > patches[j].count;
+	}
+	if (patches[i].min_separation != patches[j].min_separation)
+	{
+		return patches[i].min_separation < patches[j].min_separation;
 	}
 	return i < j;
 }
@@ -264,6 +272,7 @@ int kl_contact_patches(kl_tri_contact* contacts, int count, const kl_patch_confi
 		return 0;
 	}
 	if (!(config->cos_angle >= -1.0f && config->cos_angle <= 1.0f) || !(config->weld_distance >= 0.0f) ||
+		!(config->depth_band >= 0.0f) ||
 		config->max_patches < 1)
 	{
 		kl_fail(KL_ERR_INVALID_ARGUMENT, "kl_contact_patches: bad config (cos_angle %g, weld %g, max_patches %d)",
@@ -321,12 +330,17 @@ int kl_contact_patches(kl_tri_contact* contacts, int count, const kl_patch_confi
 	// Keep the best-ranked patches, written in seed order.
 	int limit = config->max_patches < max_manifolds ? config->max_patches : max_manifolds;
 	bool keep[KL_PATCH_MAX_SEEDS];
+	int deepest = 0;
+	for (int s = 1; s < seed_count; ++s)
+	{
+		deepest = patches[s].min_separation < patches[deepest].min_separation ? s : deepest;
+	}
 	for (int s = 0; s < seed_count; ++s)
 	{
 		int rank = 0;
 		for (int t = 0; t < seed_count; ++t)
 		{
-			rank += t != s && kl_patch_before(patches, t, s);
+			rank += t != s && kl_patch_before(patches, deepest, t, s);
 		}
 		keep[s] = rank < limit;
 	}
@@ -344,7 +358,10 @@ int kl_contact_patches(kl_tri_contact* contacts, int count, const kl_patch_confi
 		for (int i = 0; i < count; ++i)
 		{
 			float d;
-			if (kl_nearest_seed(seeds, seed_count, contacts[i].normal, &d) == s)
+			// Only points near the patch's deepest shape it: a resting face must not trade its
+			// touching corners for speculative points of farther features with similar normals.
+			if (kl_nearest_seed(seeds, seed_count, contacts[i].normal, &d) == s &&
+				contacts[i].separation <= patches[s].min_separation + config->depth_band)
 			{
 				scratch[n++] = kl_point_of(contacts + i);
 			}

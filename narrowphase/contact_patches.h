@@ -17,11 +17,13 @@ typedef struct kl_patch_config
 	/// Chosen points that lie within this of an earlier contact (in canonical order) take that
 	/// contact's id, so that the same corner seen through several triangle pairs keeps one id.
 	float weld_distance;
-	/// Most manifolds per body pair (the deepest patches win).
+	/// Most manifolds per body pair (ranking: see kl_contact_patches).
 	int max_patches;
+	/// A patch's points come from its contacts within this of its deepest one. >= 0.
+	float depth_band;
 } kl_patch_config;
 
-/// cos_angle cos 20°, weld_distance KL_LINEAR_SLOP / 4, max_patches 4.
+/// cos_angle cos 20°, weld_distance KL_LINEAR_SLOP / 4, max_patches 4, depth_band KL_LINEAR_SLOP / 2.
 kl_patch_config kl_patch_config_default(void);
 
 /// Builds the manifolds of one body pair from its raw triangle contacts.

@@ -6,6 +6,7 @@
 #include "core.h"
 #include "dvec3.h"
 #include "manifold.h"
+#include "tri_edge.h"
 
 #include <float.h>
 
@@ -205,9 +206,20 @@ static double kl_end_depth(uint8_t incident_feature, const double d[3], double p
 	return pair_depth;
 }
 
+/// The one point of a crossing pair whose way out is across two rims (tri_edge.h).
+static int kl_edge_axis_contact(const kl_tri_edge_axis* axis, vec3s origin, uint32_t tri_a, uint32_t tri_b,
+								kl_tri_contact* out)
+{
+	out[0] = kl_make_contact(kl_d3_world(axis->point, origin), kl_d3_float(axis->normal), (float)-axis->depth, tri_a,
+							 tri_b, (uint8_t)(KL_TRI_EDGE0 + axis->edge_a), (uint8_t)(KL_TRI_EDGE0 + axis->edge_b),
+							 KL_TRI_CONTACT_CROSSING);
+	return 1;
+}
+
 static int kl_crossing_contacts(const vec3s a[3], const vec3s b[3], const kl_d3 A[3], const kl_d3 B[3], kl_d3 na,
-								kl_d3 nb, vec3s origin, uint32_t tri_a, uint32_t tri_b,
-								const kl_tri_contact_config* config, kl_tri_contact* out)
+								kl_d3 nb, const kl_tri_edges* edges_a, const kl_tri_edges* edges_b, vec3s origin,
+								uint32_t tri_a, uint32_t tri_b, const kl_tri_contact_config* config,
+								kl_tri_contact* out)
 {
 	double da[3], db[3]; // a's vertices against b's plane, b's against a's
 	double min_a = 0.0, min_b = 0.0;
@@ -223,6 +235,14 @@ static int kl_crossing_contacts(const vec3s a[3], const vec3s b[3], const kl_d3 
 	bool reference_a = depth_into_a <= depth_into_b;
 	kl_d3 n = reference_a ? na : kl_d3_scale(nb, -1.0);
 	double depth = reference_a ? depth_into_a : depth_into_b;
+	kl_tri_edge_axis axis;
+	// The rim axis must be clearly shallower: where both describe the contact (a flat rim on a
+	// face) the face's two points hold better than one.
+	if (kl_tri_edge_axis_find(A, na, edges_a, B, nb, edges_b, origin, &axis) &&
+		axis.depth < depth - 0.1 * KL_LINEAR_SLOP)
+	{
+		return axis.depth <= config->max_depth ? kl_edge_axis_contact(&axis, origin, tri_a, tri_b, out) : 0;
+	}
 	if (depth > config->max_depth)
 	{
 		// Neither face normal describes this pair (an inner face of a body made of overlapping
@@ -272,6 +292,13 @@ static bool kl_tri_finite(const vec3s t[3])
 int kl_tri_contacts(const vec3s a[3], const vec3s b[3], uint32_t tri_a, uint32_t tri_b,
 					const kl_tri_contact_config* config, kl_tri_contact out[KL_TRI_MAX_CONTACTS])
 {
+	return kl_tri_contacts_with_edges(a, NULL, b, NULL, tri_a, tri_b, config, out);
+}
+
+int kl_tri_contacts_with_edges(const vec3s a[3], const kl_tri_edges* edges_a, const vec3s b[3],
+							   const kl_tri_edges* edges_b, uint32_t tri_a, uint32_t tri_b,
+							   const kl_tri_contact_config* config, kl_tri_contact out[KL_TRI_MAX_CONTACTS])
+{
 	if (a == NULL || b == NULL || config == NULL || out == NULL)
 	{
 		kl_fail(KL_ERR_INVALID_ARGUMENT, "kl_tri_contacts: null argument");
@@ -318,12 +345,31 @@ int kl_tri_contacts(const vec3s a[3], const vec3s b[3], uint32_t tri_a, uint32_t
 		int count = kl_face_contacts(A, B, na, origin, tri_a, tri_b, config, out);
 		if (count > 0)
 		{
+			// Opposite faces that overlap only in a sliver where two rims cross (tooth flanks of
+			// two stacked gears) are deep along the faces but shallow across the rims.
+			double deepest = 0.0;
+			for (int i = 0; i < count; ++i)
+			{
+				deepest = fmin(deepest, out[i].separation);
+			}
+			kl_tri_edge_axis axis;
+			if (deepest < 0.0 && kl_tri_edge_axis_find(A, na, edges_a, B, nb, edges_b, origin, &axis) &&
+				axis.depth < -deepest - 0.1 * KL_LINEAR_SLOP)
+			{
+				return kl_edge_axis_contact(&axis, origin, tri_a, tri_b, out);
+			}
 			return count;
 		}
 	}
 	if (kl_tri_tri_overlap(a, b))
 	{
-		return kl_crossing_contacts(a, b, A, B, na, nb, origin, tri_a, tri_b, config, out);
+		if (kl_d3_dot(na, nb) > config->parallel_cos)
+		{
+			// Nearly coplanar faces that face the same way (the flanks of two gears stacked tooth
+			// on tooth) cannot push each other out; the faces beyond their rims carry the contact.
+			return 0;
+		}
+		return kl_crossing_contacts(a, b, A, B, na, nb, edges_a, edges_b, origin, tri_a, tri_b, config, out);
 	}
 
 	kl_tri_distance dist = kl_tri_tri_distance(a, b);
@@ -338,7 +384,11 @@ int kl_tri_contacts(const vec3s a[3], const vec3s b[3], uint32_t tri_a, uint32_t
 	{
 		// Touching without crossing (by a hair the exact test saw): the closest-point direction
 		// is noise, so the pair is treated like a crossing one (face normals, depth ~0).
-		return kl_crossing_contacts(a, b, A, B, na, nb, origin, tri_a, tri_b, config, out);
+		if (kl_d3_dot(na, nb) > config->parallel_cos)
+		{
+			return 0;
+		}
+		return kl_crossing_contacts(a, b, A, B, na, nb, edges_a, edges_b, origin, tri_a, tri_b, config, out);
 	}
 	kl_d3 n = kl_d3_scale(gap, 1.0 / len);
 	// Back faces: the direction must leave a through its front and reach b from its front

@@ -46,6 +46,13 @@ typedef struct kl_tri_contact_config
 /// margin KL_SPECULATIVE_DISTANCE, max_depth 0.1 m, parallel_cos cos 10°.
 kl_tri_contact_config kl_tri_contact_config_default(void);
 
+/// What a triangle's neighbours say about its edges (tri_adjacency.h), in the triangle's frame.
+typedef struct kl_tri_edges
+{
+	vec3s opposite[3]; ///< across edge k (vertex k to k + 1): the neighbouring triangle's third vertex
+	uint8_t known;	   ///< bit k: edge k has one trusted neighbour (opposite[k] is valid)
+} kl_tri_edges;
+
 /// Contacts between triangle a (body A, vertices counter-clockwise seen from outside) and
 /// triangle b (body B), both in one frame (world). Writes at most KL_TRI_MAX_CONTACTS to out and
 /// returns the count (0: no contact). The cases, in order:
@@ -70,6 +77,15 @@ kl_tri_contact_config kl_tri_contact_config_default(void);
 /// Degenerate (zero-area) triangles give no contacts: their neighbours carry the surface.
 int kl_tri_contacts(const vec3s a[3], const vec3s b[3], uint32_t tri_a, uint32_t tri_b,
 					const kl_tri_contact_config* config, kl_tri_contact out[KL_TRI_MAX_CONTACTS]);
+
+/// kl_tri_contacts with the triangles' neighbours (either may be NULL). In case 2 the pair's
+/// convex edges add candidate axes e_a × e_b (tri_edge.h); when one is shallower than both face
+/// normals, the pair gives one point on it instead: where a rim of one mesh crosses a rim of the
+/// other, the face normals point sideways with the depth of a whole triangle, while the way out
+/// is across the rims by the true sink depth.
+int kl_tri_contacts_with_edges(const vec3s a[3], const kl_tri_edges* edges_a, const vec3s b[3],
+							   const kl_tri_edges* edges_b, uint32_t tri_a, uint32_t tri_b,
+							   const kl_tri_contact_config* config, kl_tri_contact out[KL_TRI_MAX_CONTACTS]);
 
 /// The manifold point id of a contact: a hash of (tri_a, tri_b, feature_a, feature_b). The same
 /// features of the same triangles give the same id every step.

@@ -8,10 +8,12 @@
 #include "core.h"
 #include "island.h"
 #include "mesh.h"
+#include "tri_adjacency.h"
 #include "world.h"
 
 #include <kollide/kollide.h>
 
+#include <float.h>
 #include <string.h>
 
 /// The narrowphase view of a shape, or false for shapes without a convex pair function (meshes).
@@ -39,6 +41,19 @@ static bool shape_collider(const kl_shape* shape, kl_collider* c)
 	default:
 		return false;
 	}
+}
+
+/// The smallest side of the bounds of the scaled points.
+static float smallest_extent(const vec3s* points, int count, vec3s scale)
+{
+	vec3s lo = kl_vec3(FLT_MAX, FLT_MAX, FLT_MAX), hi = kl_vec3(-FLT_MAX, -FLT_MAX, -FLT_MAX);
+	for (int i = 0; i < count; ++i)
+	{
+		lo = glms_vec3_minv(lo, points[i]);
+		hi = glms_vec3_maxv(hi, points[i]);
+	}
+	vec3s size = glms_vec3_mul(glms_vec3_sub(hi, lo), scale);
+	return count > 0 ? fminf(size.x, fminf(size.y, size.z)) : 0.0f;
 }
 
 /// Boxes and hulls meeting a mesh are seen as small meshes: their fan triangles with a BVH, built
@@ -95,6 +110,13 @@ static bool ensure_shape_triangles(kl_shape* shape)
 	memcpy(shape->tri_vertices, hull->vertices, sizeof(vec3s) * (size_t)hull->vertex_count);
 	shape->tri_vertex_count = hull->vertex_count;
 	memcpy(shape->tri_indices, hull->triangles, sizeof(int32_t) * 3 * (size_t)hull->triangle_count);
+	shape->tri_opposite = kl_alloc((size_t)(3 * hull->triangle_count), sizeof(int32_t));
+	if (shape->tri_opposite == NULL ||
+		kl_triangle_opposites(shape->tri_indices, hull->triangle_count, shape->tri_opposite) != KL_OK)
+	{
+		return false;
+	}
+	shape->tri_thickness = smallest_extent(shape->tri_vertices, shape->tri_vertex_count, kl_vec3(1.0f, 1.0f, 1.0f));
 	kl_bvh_build_def def = kl_bvh_default_build_def();
 	def.builder = KL_BVH_BUILD_LONGEST_AXIS; // a handful of triangles: no clustering needed
 	shape->tri_bvh = kl_bvh_build((const float*)shape->tri_vertices, hull->vertex_count,
@@ -112,6 +134,10 @@ static bool shape_triangle_set(const kl_world* world, const kl_shape* shape, kl_
 		set->vertices = shape->mesh.mesh->vertices;
 		set->vertex_count = shape->mesh.mesh->info.vertex_count;
 		set->indices = shape->mesh.mesh->indices;
+		set->opposite = shape->mesh.mesh->opposite;
+		kl_aabb box = shape->mesh.mesh->info.bounds;
+		vec3s size = glms_vec3_mul(glms_vec3_sub(box.upper, box.lower), shape->mesh.scale);
+		set->thickness = fminf(size.x, fminf(size.y, size.z));
 		set->scale = shape->mesh.scale;
 		return set->bvh != NULL;
 	}
@@ -119,6 +145,8 @@ static bool shape_triangle_set(const kl_world* world, const kl_shape* shape, kl_
 	set->vertices = shape->tri_vertices;
 	set->vertex_count = shape->tri_vertex_count;
 	set->indices = shape->tri_indices;
+	set->opposite = shape->tri_opposite;
+	set->thickness = shape->tri_thickness;
 	set->scale = kl_vec3(1.0f, 1.0f, 1.0f);
 	return set->bvh != NULL;
 }

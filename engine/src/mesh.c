@@ -4,6 +4,8 @@
 // SPDX-License-Identifier: MIT
 #include "mesh.h"
 
+#include "tri_adjacency.h"
+
 #include <kollide/io.h>
 
 #include <string.h>
@@ -95,6 +97,7 @@ static kl_result validate_def(const kl_mesh_def* def)
 static void mesh_free(kl_mesh* mesh)
 {
 	kl_bvh_destroy(mesh->bvh);
+	kl_free(mesh->opposite);
 	kl_free(mesh->vertices);
 	kl_free(mesh->indices);
 	kl_free(mesh->source);
@@ -126,6 +129,12 @@ static kl_result run_stages(const kl_mesh_def* def, kl_mesh* mesh, int32_t* rema
 	if (r == KL_OK && !report(def, "bvh", 0.0f))
 	{
 		r = KL_ERR_INVALID_ARGUMENT;
+	}
+	if (r == KL_OK)
+	{
+		int n = mesh->info.triangle_count;
+		mesh->opposite = kl_alloc((size_t)(3 * (n > 0 ? n : 1)), sizeof(int32_t));
+		r = mesh->opposite != NULL ? kl_triangle_opposites(mesh->indices, n, mesh->opposite) : KL_ERR_OUT_OF_MEMORY;
 	}
 	if (r == KL_OK)
 	{

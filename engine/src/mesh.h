@@ -40,6 +40,9 @@ struct kl_mesh
 
 	/// The SIMD k-DOP BVH of the triangles (narrowphase/bvh.h), built by kl_mesh_build.
 	struct kl_bvh* bvh;
+	/// 3 per triangle: the vertex across each edge, -1 where no one neighbour is trusted
+	/// (narrowphase/tri_adjacency.h). Mesh contacts read edge convexity from it.
+	int32_t* opposite;
 
 	// Later stages add their representations here, each built once by kl_mesh_build and freed by
 	// the last release: conglomerates with point shells and octrees, and inner sphere trees.

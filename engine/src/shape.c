@@ -281,6 +281,8 @@ void kl_shape_release_geometry(kl_shape* shape)
 	kl_bvh_destroy(shape->tri_bvh);
 	kl_free(shape->tri_vertices);
 	kl_free(shape->tri_indices);
+	kl_free(shape->tri_opposite);
+	shape->tri_opposite = NULL;
 	shape->tri_bvh = NULL;
 	shape->tri_vertices = NULL;
 	shape->tri_vertex_count = 0;

@@ -50,6 +50,8 @@ typedef struct kl_shape
 	vec3s* tri_vertices;
 	int tri_vertex_count;
 	int32_t* tri_indices;
+	int32_t* tri_opposite; ///< tri_adjacency.h; NULL for sphere and capsule cores
+	float tri_thickness;   ///< smallest extent of the triangles' bounds
 } kl_shape;
 
 kl_shape* kl_get_shape(kl_shape_id id, kl_world** world_out);
