@@ -19,11 +19,20 @@ typedef struct kl_mesh_query
 	/// Round side (sphere/capsule core as a degenerate triangle): 0 none, 1 set a, 2 set b.
 	int round_side;
 	float radius;
-	kl_tri_contact* contacts;
+	kl_mesh_scratch* scratch; ///< contacts go to scratch->contacts
 	int count;
-	int capacity;
 	bool failed;
 } kl_mesh_query;
+
+void kl_mesh_scratch_free(kl_mesh_scratch* scratch)
+{
+	if (scratch != NULL)
+	{
+		kl_free(scratch->contacts);
+		kl_free(scratch->points);
+		memset(scratch, 0, sizeof(*scratch));
+	}
+}
 
 static vec3s world_vertex(const kl_triangle_set* s, int32_t index)
 {
@@ -133,31 +142,33 @@ static const kl_tri_edges* triangle_edges(const kl_triangle_set* s, int tri, kl_
 static bool leaf_contacts(int tri_a, int tri_b, void* context)
 {
 	kl_mesh_query* q = context;
-	if (q->count + KL_TRI_MAX_CONTACTS > q->capacity)
+	kl_mesh_scratch* s = q->scratch;
+	if (q->count + KL_TRI_MAX_CONTACTS > s->contact_capacity)
 	{
-		int capacity = q->capacity > 0 ? 2 * q->capacity : 256;
-		kl_tri_contact* grown = kl_realloc(q->contacts, (size_t)capacity, sizeof(kl_tri_contact));
+		int capacity = s->contact_capacity > 0 ? 2 * s->contact_capacity : 256;
+		kl_tri_contact* grown = kl_realloc(s->contacts, (size_t)capacity, sizeof(kl_tri_contact));
 		if (grown == NULL)
 		{
 			q->failed = true;
 			return false;
 		}
-		q->contacts = grown;
-		q->capacity = capacity;
+		s->contacts = grown;
+		s->contact_capacity = capacity;
 	}
+	kl_tri_contact* out = s->contacts + q->count;
 	vec3s ta[3], tb[3];
 	world_triangle(q->a, tri_a, ta);
 	world_triangle(q->b, tri_b, tb);
 	int n;
 	if (q->round_side != 0)
 	{
-		n = round_contact(q, ta, tb, tri_a, tri_b, q->contacts + q->count);
+		n = round_contact(q, ta, tb, tri_a, tri_b, out);
 	}
 	else
 	{
 		kl_tri_edges ea, eb;
 		n = kl_tri_contacts_with_edges(ta, triangle_edges(q->a, tri_a, &ea), tb, triangle_edges(q->b, tri_b, &eb),
-									   (uint32_t)tri_a, (uint32_t)tri_b, &q->config, q->contacts + q->count);
+									   (uint32_t)tri_a, (uint32_t)tri_b, &q->config, out);
 	}
 	q->count += n;
 	return n > 0;
@@ -184,10 +195,16 @@ static void relative_m34(const kl_triangle_set* a, const kl_triangle_set* b, flo
 }
 
 static int collide_sets(const kl_triangle_set* a, const kl_triangle_set* b, float margin, int round_side,
-						float radius, kl_manifold* out, int max_manifolds)
+						float radius, kl_mesh_scratch* scratch, kl_manifold* out, int max_manifolds)
 {
+	if (scratch == NULL)
+	{
+		kl_fail(KL_ERR_INVALID_ARGUMENT, "mesh contacts: null scratch");
+		return 0;
+	}
 	kl_mesh_query q;
 	memset(&q, 0, sizeof(q));
+	q.scratch = scratch;
 	q.a = a;
 	q.b = b;
 	q.config = kl_tri_contact_config_default();
@@ -222,28 +239,33 @@ static int collide_sets(const kl_triangle_set* a, const kl_triangle_set* b, floa
 	int manifolds = 0;
 	if (kl_bvh_collide_m34(a->bvh, b->bvh, m34, &query, &result) == KL_OK && !q.failed && q.count > 0)
 	{
-		kl_manifold_point* scratch = kl_alloc((size_t)(3 * q.count + 2), sizeof(kl_manifold_point));
-		if (scratch != NULL)
+		int need = 3 * q.count + 2;
+		if (need > scratch->point_capacity)
 		{
-			kl_patch_config config = kl_patch_config_default();
-			manifolds = kl_contact_patches(q.contacts, q.count, &config, scratch, out, max_manifolds);
-			kl_free(scratch);
+			kl_manifold_point* grown = kl_realloc(scratch->points, (size_t)need, sizeof(kl_manifold_point));
+			if (grown == NULL)
+			{
+				return 0;
+			}
+			scratch->points = grown;
+			scratch->point_capacity = need;
 		}
+		kl_patch_config config = kl_patch_config_default();
+		manifolds = kl_contact_patches(scratch->contacts, q.count, &config, scratch->points, out, max_manifolds);
 	}
-	kl_free(q.contacts);
 	return manifolds;
 }
 
-int kl_collide_triangle_sets(const kl_triangle_set* a, const kl_triangle_set* b, float margin, kl_manifold* out,
-							 int max_manifolds)
+int kl_collide_triangle_sets(const kl_triangle_set* a, const kl_triangle_set* b, float margin,
+							 kl_mesh_scratch* scratch, kl_manifold* out, int max_manifolds)
 {
-	return collide_sets(a, b, margin, 0, 0.0f, out, max_manifolds);
+	return collide_sets(a, b, margin, 0, 0.0f, scratch, out, max_manifolds);
 }
 
 int kl_collide_round_triangle_set(const kl_triangle_set* a, const kl_triangle_set* b, bool round_is_a, float radius,
-								  float margin, kl_manifold* out, int max_manifolds)
+								  float margin, kl_mesh_scratch* scratch, kl_manifold* out, int max_manifolds)
 {
-	return collide_sets(a, b, margin, round_is_a ? 1 : 2, radius, out, max_manifolds);
+	return collide_sets(a, b, margin, round_is_a ? 1 : 2, radius, scratch, out, max_manifolds);
 }
 
 int kl_collide_plane_triangle_set(kl_plane plane, kl_transform xf_a, const kl_triangle_set* b, float margin,

@@ -331,7 +331,8 @@ static float speculative_distance(const kl_world* world, const kl_contact* c, fl
 }
 
 /// The manifolds of a mesh pair (normals from shape a to shape b); returns their count.
-static int collide_mesh_pair(const kl_world* world, const kl_contact* c, float margin, kl_manifold* out)
+static int collide_mesh_pair(const kl_world* world, const kl_contact* c, float margin, kl_mesh_scratch* scratch,
+							 kl_manifold* out)
 {
 	const kl_shape* a = &world->shapes[c->shape_a];
 	const kl_shape* b = &world->shapes[c->shape_b];
@@ -361,9 +362,9 @@ static int collide_mesh_pair(const kl_world* world, const kl_contact* c, float m
 	if (round != NULL)
 	{
 		float radius = round->type == KL_SHAPE_SPHERE ? round->sphere_radius : round->capsule.radius;
-		return kl_collide_round_triangle_set(&sa, &sb, round == a, radius, margin, out, KL_MESH_MAX_MANIFOLDS);
+		return kl_collide_round_triangle_set(&sa, &sb, round == a, radius, margin, scratch, out, KL_MESH_MAX_MANIFOLDS);
 	}
-	return kl_collide_triangle_sets(&sa, &sb, margin, out, KL_MESH_MAX_MANIFOLDS);
+	return kl_collide_triangle_sets(&sa, &sb, margin, scratch, out, KL_MESH_MAX_MANIFOLDS);
 }
 
 /// Warm starting across patches: each new manifold takes the impulses of the old one that shares
@@ -414,11 +415,12 @@ static int store_manifolds(kl_contact* c, const kl_manifold* fresh, int count)
 	return count;
 }
 
-static bool update_mesh_contact(const kl_world* world, kl_contact* c, float dt, uint32_t flags)
+static bool update_mesh_contact(const kl_world* world, kl_contact* c, float dt, uint32_t flags,
+								kl_mesh_scratch* scratch)
 {
 	kl_manifold fresh[KL_MESH_MAX_MANIFOLDS];
 	bool sensor = (flags & KL_CONTACT_SENSOR) != 0;
-	int n = collide_mesh_pair(world, c, sensor ? 0.0f : speculative_distance(world, c, dt), fresh);
+	int n = collide_mesh_pair(world, c, sensor ? 0.0f : speculative_distance(world, c, dt), scratch, fresh);
 	if (sensor)
 	{
 		bool overlap = false;
@@ -439,14 +441,14 @@ static bool update_mesh_contact(const kl_world* world, kl_contact* c, float dt, 
 	return c->manifold_count > 0;
 }
 
-static void update_contact(const kl_world* world, kl_contact* c, float dt)
+static void update_contact(const kl_world* world, kl_contact* c, float dt, kl_mesh_scratch* scratch)
 {
 	uint32_t flags = c->flags & ~(KL_CONTACT_STARTED | KL_CONTACT_STOPPED);
 	bool was_touching = (flags & KL_CONTACT_TOUCHING) != 0;
 	bool touching = false;
 	if (flags & KL_CONTACT_MESH)
 	{
-		touching = update_mesh_contact(world, c, dt, flags);
+		touching = update_mesh_contact(world, c, dt, flags, scratch);
 	}
 	else if (!(flags & KL_CONTACT_UNSUPPORTED))
 	{
@@ -496,9 +498,9 @@ typedef struct kl_narrowphase_context
 
 static void update_task(int start, int end, int worker, void* context)
 {
-	(void)worker;
 	kl_narrowphase_context* nc = context;
 	kl_world* world = nc->world;
+	kl_mesh_scratch* scratch = world->mesh_scratch + worker;
 	for (int part = start; part < end; ++part)
 	{
 		int c0, c1;
@@ -508,7 +510,7 @@ static void update_task(int start, int end, int worker, void* context)
 			kl_contact* c = &world->contacts[k];
 			if (body_is_awake(world, c->body_a) || body_is_awake(world, c->body_b))
 			{
-				update_contact(world, c, nc->dt);
+				update_contact(world, c, nc->dt, scratch);
 			}
 			else
 			{
@@ -621,7 +623,11 @@ static void finish_contacts(kl_world* world)
 void kl_step_narrowphase(kl_world* world, float dt)
 {
 	kl_narrowphase_context nc = {world, dt};
-	if (!merge_pairs(world))
+	if (world->mesh_scratch == NULL)
+	{
+		world->mesh_scratch = kl_alloc_zero((size_t)world->worker_count, sizeof(kl_mesh_scratch));
+	}
+	if (world->mesh_scratch == NULL || !merge_pairs(world))
 	{
 		return; // out of memory: last step's contacts stay as they were
 	}
@@ -661,6 +667,12 @@ void kl_contacts_destroy(kl_world* world)
 	{
 		kl_free(world->contacts[k].extra);
 	}
+	for (int w = 0; world->mesh_scratch != NULL && w < world->worker_count; ++w)
+	{
+		kl_mesh_scratch_free(world->mesh_scratch + w);
+	}
+	kl_free(world->mesh_scratch);
+	world->mesh_scratch = NULL;
 	kl_free(world->contacts);
 	kl_free(world->contact_scratch);
 	world->contacts = NULL;

@@ -73,6 +73,8 @@ typedef struct kl_world
 	int contact_capacity;
 	struct kl_contact* contact_scratch; ///< merge target, swapped with contacts each step
 	int contact_scratch_capacity;
+	/// Per-worker working memory of the mesh narrowphase (worker_count entries, made on first need).
+	struct kl_mesh_scratch* mesh_scratch;
 	/// Contacts whose shape was destroyed since the last narrowphase (dropped at the next merge).
 	int dead_contact_count;
 
