@@ -372,7 +372,7 @@ int kl_tri_contacts_with_edges(const vec3s a[3], const kl_tri_edges* edges_a, co
 		return kl_crossing_contacts(a, b, A, B, na, nb, edges_a, edges_b, origin, tri_a, tri_b, config, out);
 	}
 
-	kl_tri_distance dist = kl_tri_tri_distance(a, b);
+	kl_tri_distance dist = kl_tri_tri_distance_apart(a, b);
 	if (dist.distance > config->margin)
 	{
 		return 0;

@@ -631,7 +631,19 @@ static void kl_offer_piercings(kl_closest* best, const kl_d3 x[3], const kl_d3 y
 	}
 }
 
+static kl_tri_distance kl_tri_distance_of(const vec3s a[3], const vec3s b[3], bool known_apart);
+
 kl_tri_distance kl_tri_tri_distance(const vec3s a[3], const vec3s b[3])
+{
+	return kl_tri_distance_of(a, b, false);
+}
+
+kl_tri_distance kl_tri_tri_distance_apart(const vec3s a[3], const vec3s b[3])
+{
+	return kl_tri_distance_of(a, b, true);
+}
+
+static kl_tri_distance kl_tri_distance_of(const vec3s a[3], const vec3s b[3], bool known_apart)
 {
 	vec3s origin = a[0];
 	kl_d3 A[3], B[3];
@@ -677,7 +689,7 @@ kl_tri_distance kl_tri_tri_distance(const vec3s a[3], const vec3s b[3])
 	}
 
 	kl_tri_distance result;
-	result.overlap = kl_tri_tri_overlap(a, b);
+	result.overlap = !known_apart && kl_tri_tri_overlap(a, b);
 	if (result.overlap)
 	{
 		if (!flat_b)

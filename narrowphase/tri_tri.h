@@ -54,6 +54,9 @@ typedef struct kl_tri_distance
 /// triangle in the coplanar case). Degenerate triangles work (their vertex–face tests are skipped:
 /// their edges already cover them). Ties go to the earlier candidate, so the result is deterministic.
 kl_tri_distance kl_tri_tri_distance(const vec3s a[3], const vec3s b[3]);
+/// kl_tri_tri_distance for a pair the caller has already found apart (kl_tri_tri_overlap false):
+/// skips that test, which the mesh contacts would otherwise run twice per pair.
+kl_tri_distance kl_tri_tri_distance_apart(const vec3s a[3], const vec3s b[3]);
 
 /// The segment where two non-coplanar, overlapping triangles cross, in double. Each end carries
 /// the feature of a and of b that it lies on (an end lies on an edge or vertex of one triangle and
