@@ -2,32 +2,18 @@
 // SPDX-License-Identifier: MIT
 #include "renderer_internal.h"
 
+#include "colormap.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/// Control points of the colour map, sRGB, evenly spaced in t. Chosen for this project (not taken
-/// from any published table): dark blue through teal and green to yellow, each point brighter than
-/// the one before, so that piecewise-linear blending keeps luminance increasing all the way.
-/// The shader (shaders.c) carries the same points.
-static const float kl_colormap_points[5][3] = {
-	{0.169f, 0.071f, 0.365f}, {0.157f, 0.290f, 0.561f}, {0.094f, 0.522f, 0.514f},
-	{0.416f, 0.737f, 0.306f}, {0.988f, 0.894f, 0.145f},
-};
-
 vec3s kl_colormap(float t)
 {
-	if (!(t > 0.0f))
-	{
-		t = 0.0f; // NaN included
-	}
-	float s = fminf(t, 1.0f) * 4.0f;
-	int i = s >= 4.0f ? 3 : (int)s;
-	float f = s - (float)i;
-	const float* a = kl_colormap_points[i];
-	const float* b = kl_colormap_points[i + 1];
-	return kl_vec3(a[0] + (b[0] - a[0]) * f, a[1] + (b[1] - a[1]) * f, a[2] + (b[2] - a[2]) * f);
+	float rgb[3];
+	kl_colormap_rgb(t, rgb); // colormap.h: the same function the tools colour files with
+	return kl_vec3(rgb[0], rgb[1], rgb[2]);
 }
 
 static void upload_values(const kl_heatmap* h, const float* values)
@@ -76,19 +62,20 @@ static float* smooth_vertices(const vec3s* vertices, int vertex_count, const int
 	return out;
 }
 
-kl_heatmap* kl_heatmap_create(const vec3s* vertices, int vertex_count, const int32_t* indices, int triangle_count,
-							  const float* values)
+/// The part both kinds share: checks, positions and normals, indices. Returns with the VAO bound.
+static kl_heatmap* create_mesh(const vec3s* vertices, int vertex_count, const int32_t* indices, int triangle_count,
+							   const void* extra, const char* who)
 {
-	if (vertices == NULL || indices == NULL || values == NULL || vertex_count <= 0 || triangle_count <= 0)
+	if (vertices == NULL || indices == NULL || extra == NULL || vertex_count <= 0 || triangle_count <= 0)
 	{
-		fprintf(stderr, "kl_heatmap_create: empty mesh or NULL array\n");
+		fprintf(stderr, "%s: empty mesh or NULL array\n", who);
 		return NULL;
 	}
 	for (int i = 0; i < 3 * triangle_count; ++i)
 	{
 		if (indices[i] < 0 || indices[i] >= vertex_count)
 		{
-			fprintf(stderr, "kl_heatmap_create: index %d at %d is outside [0, %d)\n", indices[i], i, vertex_count);
+			fprintf(stderr, "%s: index %d at %d is outside [0, %d)\n", who, indices[i], i, vertex_count);
 			return NULL;
 		}
 	}
@@ -108,7 +95,6 @@ kl_heatmap* kl_heatmap_create(const vec3s* vertices, int vertex_count, const int
 	}
 	glGenVertexArrays(1, &h->vao);
 	glGenBuffers(1, &h->vbo);
-	glGenBuffers(1, &h->value_vbo);
 	glGenBuffers(1, &h->ebo);
 	glBindVertexArray(h->vao);
 	glBindBuffer(GL_ARRAY_BUFFER, h->vbo);
@@ -117,21 +103,53 @@ kl_heatmap* kl_heatmap_create(const vec3s* vertices, int vertex_count, const int
 	glVertexAttribPointer(KL_ATTR_POSITION, 3, GL_FLOAT, GL_FALSE, 6 * sizeof(float), NULL);
 	glEnableVertexAttribArray(KL_ATTR_NORMAL);
 	glVertexAttribPointer(KL_ATTR_NORMAL, 3, GL_FLOAT, GL_FALSE, 6 * sizeof(float), (const void*)(3 * sizeof(float)));
+	glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, h->ebo);
+	glBufferData(GL_ELEMENT_ARRAY_BUFFER, (GLsizeiptr)(sizeof(int32_t) * (size_t)h->index_count), indices,
+				 GL_STATIC_DRAW);
+	free(interleaved);
+	return h;
+}
+
+kl_heatmap* kl_heatmap_create(const vec3s* vertices, int vertex_count, const int32_t* indices, int triangle_count,
+							  const float* values)
+{
+	kl_heatmap* h = create_mesh(vertices, vertex_count, indices, triangle_count, values, "kl_heatmap_create");
+	if (h == NULL)
+	{
+		return NULL;
+	}
+	glGenBuffers(1, &h->value_vbo);
 	upload_values(h, values);
 	glBindBuffer(GL_ARRAY_BUFFER, h->value_vbo);
 	glEnableVertexAttribArray(KL_ATTR_VALUE);
 	glVertexAttribPointer(KL_ATTR_VALUE, 1, GL_FLOAT, GL_FALSE, sizeof(float), NULL);
-	glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, h->ebo);
-	glBufferData(GL_ELEMENT_ARRAY_BUFFER, (GLsizeiptr)(sizeof(int32_t) * (size_t)h->index_count), indices,
-				 GL_STATIC_DRAW);
 	glBindVertexArray(0);
-	free(interleaved);
+	return h;
+}
+
+kl_heatmap* kl_heatmap_create_colored(const vec3s* vertices, int vertex_count, const int32_t* indices,
+									  int triangle_count, const uint8_t* rgb)
+{
+	kl_heatmap* h = create_mesh(vertices, vertex_count, indices, triangle_count, rgb, "kl_heatmap_create_colored");
+	if (h == NULL)
+	{
+		return NULL;
+	}
+	// The colours go where the lit program reads its instance colour (a per-vertex array here; its
+	// fourth component defaults to 1), and the fragment shader uses them as they are (u_heatmap 0).
+	h->vertex_colors = true;
+	glGenBuffers(1, &h->color_vbo);
+	glBindBuffer(GL_ARRAY_BUFFER, h->color_vbo);
+	glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(3 * (size_t)vertex_count), rgb, GL_STATIC_DRAW);
+	glEnableVertexAttribArray(KL_ATTR_INSTANCE_COLOR);
+	glVertexAttribPointer(KL_ATTR_INSTANCE_COLOR, 3, GL_UNSIGNED_BYTE, GL_TRUE, 3, NULL);
+	glBindVertexArray(0);
 	return h;
 }
 
 void kl_heatmap_set_values(kl_heatmap* h, const float* values)
 {
-	if (h != NULL && values != NULL)
+	if (h != NULL && values != NULL && !h->vertex_colors)
 	{
 		upload_values(h, values);
 	}
@@ -146,6 +164,7 @@ void kl_heatmap_destroy(kl_heatmap* h)
 	glDeleteVertexArrays(1, &h->vao);
 	glDeleteBuffers(1, &h->vbo);
 	glDeleteBuffers(1, &h->value_vbo);
+	glDeleteBuffers(1, &h->color_vbo);
 	glDeleteBuffers(1, &h->ebo);
 	free(h);
 }

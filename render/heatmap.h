@@ -12,6 +12,11 @@ typedef struct kl_heatmap kl_heatmap;
 /// Uploads a mesh (vertices in its own frame, 3 indices per triangle) with one scalar per vertex.
 kl_heatmap* kl_heatmap_create(const vec3s* vertices, int vertex_count, const int32_t* indices, int triangle_count,
 							  const float* values);
+/// Uploads a mesh with a fixed sRGB colour per vertex (3 bytes each, e.g. a coloured PLY file):
+/// drawn lit like a heatmap, but with these colours (lo and hi of kl_renderer_draw_heatmap are
+/// ignored, and kl_heatmap_set_values does nothing).
+kl_heatmap* kl_heatmap_create_colored(const vec3s* vertices, int vertex_count, const int32_t* indices,
+									  int triangle_count, const uint8_t* rgb);
 /// Replaces the scalars (vertex_count values).
 void kl_heatmap_set_values(kl_heatmap* heatmap, const float* values);
 void kl_heatmap_destroy(kl_heatmap* heatmap);

@@ -531,6 +531,7 @@ static void draw_heatmaps(kl_renderer* r, GLuint program, bool lit)
 {
 	glUniform1i(glGetUniformLocation(program, "u_capsule"), 0);
 	GLint range = glGetUniformLocation(program, "u_range");
+	GLint mapped = glGetUniformLocation(program, "u_heatmap");
 	for (int i = 0; i < r->heatmap_count; ++i)
 	{
 		const kl_heatmap_draw* h = r->heatmaps + i;
@@ -539,10 +540,11 @@ static void draw_heatmaps(kl_renderer* r, GLuint program, bool lit)
 		glVertexAttrib3f(KL_ATTR_INSTANCE_POSITION, h->xf.p.x, h->xf.p.y, h->xf.p.z);
 		glVertexAttrib4f(KL_ATTR_INSTANCE_ROTATION, h->xf.q.x, h->xf.q.y, h->xf.q.z, h->xf.q.w);
 		glVertexAttrib3f(KL_ATTR_INSTANCE_SCALE, 1.0f, 1.0f, 1.0f);
-		glVertexAttrib4f(KL_ATTR_INSTANCE_COLOR, 1.0f, 1.0f, 1.0f, 1.0f);
+		glVertexAttrib4f(KL_ATTR_INSTANCE_COLOR, 1.0f, 1.0f, 1.0f, 1.0f); // per-vertex colours override it
 		if (lit)
 		{
 			glUniform2f(range, h->lo, h->hi);
+			glUniform1i(mapped, h->heatmap->vertex_colors ? 0 : 1);
 		}
 		glDrawElements(GL_TRIANGLES, h->heatmap->index_count, GL_UNSIGNED_INT, NULL);
 		r->stats.draw_calls += 1;

@@ -46,8 +46,10 @@ struct kl_heatmap
 {
 	GLuint vao;
 	GLuint vbo;		  ///< positions and normals
-	GLuint value_vbo; ///< one float per vertex
+	GLuint value_vbo; ///< one float per vertex (scalar heatmaps)
+	GLuint color_vbo; ///< three bytes per vertex (vertex-coloured meshes)
 	GLuint ebo;
+	bool vertex_colors; ///< drawn with color_vbo instead of the colour map
 	int vertex_count;
 	int index_count;
 	float radius; ///< bounding sphere about the local origin

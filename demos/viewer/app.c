@@ -81,6 +81,13 @@ static bool start_world(kl_viewer_app* app)
 		}
 		return kl_scene_start(scenes[app->scene_index], threads, &app->run);
 	}
+	if (app->source == KL_VIEWER_SOURCE_PLY)
+	{
+		kl_world_def def = kl_default_world_def(); // empty: the PLY meshes are drawn, not simulated
+		def.worker_count = threads;
+		app->run.world = kl_create_world(&def);
+		return kl_world_is_valid(app->run.world);
+	}
 	if (app->source == KL_VIEWER_SOURCE_FILE)
 	{
 		kl_scene_load_options lo = kl_default_scene_load_options();
@@ -139,15 +146,19 @@ static bool scene_bounds(kl_world_id world, bool moving_only, kl_aabb* out)
 void kl_viewer_app_frame_camera(kl_viewer_app* app)
 {
 	kl_aabb box;
-	if (!scene_bounds(app->run.world, true, &box) && !scene_bounds(app->run.world, false, &box))
+	if (!kl_viewer_ply_bounds(app, &box) && !scene_bounds(app->run.world, true, &box) &&
+		!scene_bounds(app->run.world, false, &box))
 	{
 		box.lower = kl_vec3(-2.0f, -2.0f, 0.0f);
 		box.upper = kl_vec3(2.0f, 2.0f, 2.0f);
 	}
 	// Bodies fall to the ground (z = 0 in every scene of ours): frame the space they fall into too.
 	box.lower.z = fminf(box.lower.z, 0.0f);
+	// --ply meshes may be small (the gear is 8 cm across): no minimum size, and a steeper view onto
+	// their tops.
+	bool ply = app->source == KL_VIEWER_SOURCE_PLY;
 	app->scene_center = glms_vec3_scale(glms_vec3_add(box.lower, box.upper), 0.5f);
-	app->scene_radius = fmaxf(0.5f * glms_vec3_distance(box.lower, box.upper), 0.5f);
+	app->scene_radius = fmaxf(0.5f * glms_vec3_distance(box.lower, box.upper), ply ? 1e-3f : 0.5f);
 	// The target sits a little above the centre so that the bodies clear the HUD panel (top left).
 	vec3s target = glms_vec3_add(app->scene_center, kl_vec3(0.0f, 0.0f, 0.15f * app->scene_radius));
 	kl_camera camera = kl_camera_default(target, 1.0f, app->width, app->height);
@@ -156,7 +167,10 @@ void kl_viewer_app_frame_camera(kl_viewer_app* app)
 	camera.yaw = -1.2f;
 	camera.pitch = 0.32f;
 	float half_fov = 0.5f * camera.fov_y * fminf(1.0f, (float)app->width / (float)app->height);
-	camera.distance = fmaxf(app->scene_radius / sinf(half_fov) * 1.05f, 2.0f);
+	camera.pitch = ply ? 0.8f : camera.pitch;
+	// PLY meshes stand in a row along x, across the screen: the bounding sphere overstates their height.
+	camera.distance = fmaxf(app->scene_radius / sinf(half_fov) * (ply ? 0.8f : 1.05f), ply ? 0.0f : 2.0f);
+	camera.near_plane = ply ? fminf(camera.near_plane, 0.05f * camera.distance) : camera.near_plane;
 	camera.far_plane = fmaxf(camera.far_plane, 4.0f * (camera.distance + app->scene_radius));
 	camera.position = kl_camera_eye(&camera);
 	app->camera = camera;
@@ -207,6 +221,10 @@ const char* kl_viewer_app_scene_name(const kl_viewer_app* app)
 	if (app->source == KL_VIEWER_SOURCE_BENCH)
 	{
 		return "bench_boxes";
+	}
+	if (app->source == KL_VIEWER_SOURCE_PLY)
+	{
+		return app->options.ply_files[0];
 	}
 	int count = 0;
 	const kl_scene* const* scenes = kl_scene_list(&count);
@@ -283,7 +301,13 @@ kl_viewer_app* kl_viewer_app_create(const kl_viewer_options* options, char* erro
 	}
 	app->source = options->scene_file != NULL	? KL_VIEWER_SOURCE_FILE
 				  : options->bench_boxes > 0 ? KL_VIEWER_SOURCE_BENCH
+				  : options->ply_count > 0	 ? KL_VIEWER_SOURCE_PLY
 											 : KL_VIEWER_SOURCE_SCENE;
+	if (!kl_viewer_ply_load(app, error, error_capacity))
+	{
+		kl_viewer_app_destroy(app);
+		return NULL;
+	}
 	const char* name = options->scene_name != NULL ? options->scene_name : kl_viewer_default_scene;
 	app->scene_index = find_scene_index(name);
 	if (app->scene_index < 0 && options->scene_name == NULL)
@@ -307,6 +331,7 @@ void kl_viewer_app_destroy(kl_viewer_app* app)
 		return;
 	}
 	stop_world(app);
+	kl_viewer_ply_free(app);
 	kl_text_destroy(app->text);
 	kl_renderer_destroy(app->renderer);
 	kl_gl_context_destroy(app->gl);
@@ -403,6 +428,7 @@ void kl_viewer_app_render(kl_viewer_app* app)
 		kl_renderer_draw_grid(app->renderer, half, 1.0f);
 	}
 	kl_renderer_draw_world(app->renderer, app->run.world, &app->layers);
+	kl_viewer_ply_draw(app);
 	if (app->pick.active)
 	{
 		kl_debug_draw draw = kl_renderer_debug_draw(app->renderer, &app->layers);

@@ -6,6 +6,7 @@
 #include "camera.h"
 #include "gl_context.h"
 #include "options.h"
+#include "ply_view.h"
 #include "renderer.h"
 #include "scenes.h"
 #include "text.h"
@@ -31,6 +32,7 @@ typedef enum kl_viewer_source
 	KL_VIEWER_SOURCE_SCENE = 0,
 	KL_VIEWER_SOURCE_FILE,
 	KL_VIEWER_SOURCE_BENCH,
+	KL_VIEWER_SOURCE_PLY, ///< --ply files over an empty world
 } kl_viewer_source;
 
 /// Frame-time samples (ms) for medians.
@@ -67,6 +69,8 @@ typedef struct kl_viewer_app
 	kl_viewer_pick pick;
 	vec3s scene_center; ///< framing of the scene's bodies
 	float scene_radius;
+	kl_viewer_ply plies[KL_VIEWER_MAX_PLY]; ///< source PLY
+	int ply_count;
 
 	// View.
 	kl_camera camera;

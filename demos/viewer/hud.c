@@ -173,11 +173,16 @@ static void draw_status(kl_viewer_app* app)
 void kl_viewer_hud_draw(kl_viewer_app* app)
 {
 	bool status = app->status_seconds > 0.0f && app->status[0] != '\0';
-	if (!app->show_hud && !app->show_menu && !status)
+	bool legend = app->ply_count > 0; // part of the picture, so shown without the HUD too
+	if (!app->show_hud && !app->show_menu && !status && !legend)
 	{
 		return;
 	}
 	kl_text_begin(app->text, app->width, app->height);
+	if (legend)
+	{
+		kl_viewer_ply_legend(app);
+	}
 	if (app->show_hud)
 	{
 		draw_panel(app);

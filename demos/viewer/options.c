@@ -93,6 +93,19 @@ static int parse_flag(int argc, char** argv, int* i, kl_viewer_options* o, char*
 		}
 	}
 	const char* value = *i + 1 < argc ? argv[*i + 1] : NULL;
+	if (strcmp(arg, "--ply") == 0) // repeatable: the files stand side by side
+	{
+		if (value == NULL || value[0] == '\0' || o->ply_count == KL_VIEWER_MAX_PLY)
+		{
+			snprintf(error, (size_t)cap, value == NULL || value[0] == '\0' ? "--ply needs a value"
+																			: "at most %d --ply files",
+					 KL_VIEWER_MAX_PLY);
+			return -1;
+		}
+		o->ply_files[o->ply_count++] = value;
+		*i += 1;
+		return 1;
+	}
 	for (int k = 0; k < KL_COUNT(string_flags); ++k)
 	{
 		if (strcmp(arg, string_flags[k].name) == 0)
@@ -142,10 +155,10 @@ bool kl_viewer_parse_args(int argc, char** argv, kl_viewer_options* options, cha
 			return false;
 		}
 	}
-	int sources = (o.scene_name != NULL) + (o.scene_file != NULL) + (o.bench_boxes > 0);
+	int sources = (o.scene_name != NULL) + (o.scene_file != NULL) + (o.bench_boxes > 0) + (o.ply_count > 0);
 	if (sources > 1)
 	{
-		snprintf(error, (size_t)error_capacity, "--scene, --scene-file and --bench-boxes exclude each other");
+		snprintf(error, (size_t)error_capacity, "--scene, --scene-file, --bench-boxes and --ply exclude each other");
 		return false;
 	}
 	if (o.scene_name != NULL && kl_scene_find(o.scene_name) == NULL)
@@ -162,13 +175,15 @@ void kl_viewer_print_usage(FILE* out)
 {
 	fprintf(out, "usage: kollide-viewer [--scene NAME] [--scene-file F.json] [--frames N] [--screenshot FILE.png]\n"
 				 "                      [--record DIR] [--list] [--width W --height H] [--threads T]\n"
-				 "                      [--paused] [--no-hud] [--stats] [--bench-boxes N]\n"
+				 "                      [--paused] [--no-hud] [--stats] [--bench-boxes N] [--ply F.ply ...]\n"
 				 "  --list          print the scene names with their descriptions\n"
 				 "  --frames N      exit after N frames; each advances a fixed 1/60 s (deterministic output)\n"
 				 "  --screenshot F  write the last frame as PNG\n"
 				 "  --record DIR    write DIR/frame_000000.png ... for every frame\n"
 				 "  --stats         print frame, step and render time medians at exit\n"
 				 "  --bench-boxes N a grid of N boxes (frame-time measurements)\n"
+				 "  --ply F.ply     show a coloured PLY mesh (repeat for up to 4, side by side) with\n"
+				 "                  a legend of its value range (kollide-collide --heatmap files)\n"
 				 "Keys: F1 help on screen.\n");
 }
 

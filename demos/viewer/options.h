@@ -5,6 +5,11 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+enum
+{
+	KL_VIEWER_MAX_PLY = 4, ///< --ply files shown side by side
+};
+
 /// What the command line asked for. Strings point into argv.
 typedef struct kl_viewer_options
 {
@@ -17,6 +22,8 @@ typedef struct kl_viewer_options
 	int height;
 	int threads;
 	int bench_boxes; ///< hidden: a grid of that many boxes (frame-time measurements)
+	const char* ply_files[KL_VIEWER_MAX_PLY]; ///< --ply: coloured meshes shown statically
+	int ply_count;
 	bool list;
 	bool help;
 	bool paused;   ///< start paused (render-only timings)

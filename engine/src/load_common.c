@@ -3,6 +3,8 @@
 // SPDX-License-Identifier: MIT
 #include "load_common.h"
 
+#include <kollide/ply.h>
+
 #include <errno.h>
 #include <float.h>
 #include <locale.h>
@@ -532,7 +534,11 @@ kl_result kl_mesh_data_load(const char* path, kl_mesh_data* out)
 	{
 		return load_format(path, MESH_FORMAT_OFF, out);
 	}
-	return kl_fail(KL_ERR_UNSUPPORTED, "%s: unknown mesh format '.%s' (expected .obj, .stl or .off)", path, ext);
+	if (kl_token_is(ext, n, "ply"))
+	{
+		return kl_mesh_data_load_ply(path, out); // load_ply.c (kollide/ply.h)
+	}
+	return kl_fail(KL_ERR_UNSUPPORTED, "%s: unknown mesh format '.%s' (expected .obj, .stl, .off or .ply)", path, ext);
 }
 
 kl_mesh* kl_mesh_load(const char* path, kl_progress_fn* progress, void* progress_context)

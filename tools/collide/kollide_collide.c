@@ -1,6 +1,8 @@
 // Kollide — kollide-collide: boolean, contact or distance queries of one mesh pair over a file of poses
-// (OpenCollBench-style), one output line per pose, then the median and mean query time.
+// (OpenCollBench-style), one output line per pose, then the median and mean query time; optionally
+// per-vertex cost heatmaps as coloured PLY (collide_heatmap.h).
 // SPDX-License-Identifier: MIT
+#include "collide_heatmap.h"
 #include "pair_core.h"
 
 #include <errno.h>
@@ -27,6 +29,9 @@ typedef struct options
 	kl_bvh_build_def build;
 	kl_pair_settings settings;
 	bool stats;
+	const char* heatmap; ///< output prefix: PREFIX_a.ply, PREFIX_b.ply (NULL: no heatmap)
+	kl_heat_settings heat;
+	bool heat_options; ///< a --heatmap-* option was given (needs --heatmap)
 } options;
 
 /// One pose's answer and its time.
@@ -36,6 +41,9 @@ typedef struct pose_result
 	kl_pair_contacts contacts;
 	double distance;
 	double seconds;
+	int64_t bv_tests; ///< work of the timed query
+	int64_t tri_tests;
+	kl_pair_closest closest; ///< --heatmap: found after the timed query
 	bool failed;
 } pose_result;
 
@@ -56,11 +64,15 @@ static void usage(FILE* out)
 			"usage: kollide-collide A B --poses FILE [--query collide|contacts|distance] [--method bvh]\n"
 			"         [--threads T] [--builder bng|longest|median|middle] [--k 6|14|18|26|32|46]\n"
 			"         [--width 2|4|8] [--simd scalar|avx2] [--margin M] [--fp16] [--stats]\n"
-			"A, B: OBJ/STL/OFF files or gen:gear[:teeth], gen:rock[:frequency], gen:screw, gen:nut,\n"
+			"         [--heatmap PREFIX [--heatmap-value time|bv|tri|density]\n"
+			"          [--heatmap-stat mean|median|min|max|sd|mad] [--heatmap-iqr] [--heatmap-range LO:HI]]\n"
+			"A, B: OBJ/STL/OFF/PLY files or gen:gear[:teeth], gen:rock[:frequency], gen:screw, gen:nut,\n"
 			"gen:bowl, gen:knot. The pose file holds one pose of B in A's frame per line: a row-major\n"
 			"4x4 matrix (16 numbers); blank lines and # comments are allowed, \"# rel=X\" starts a group.\n"
 			"Prints pose=I collide=0|1, pose=I contacts=N depth=D or pose=I distance=D per pose, then\n"
-			"[--stats: per-group timing lines and] queries=N median_us=X mean_us=Y. Build times go to stderr.\n");
+			"[--stats: per-group timing lines and] queries=N median_us=X mean_us=Y. Build times go to stderr.\n"
+			"--heatmap writes PREFIX_a.ply and PREFIX_b.ply: per-vertex statistics (default: median time)\n"
+			"of the poses whose closest point lies on a vertex's triangle, coloured, unassigned vertices grey.\n");
 }
 
 static bool parse_int(const char* s, int lo, int hi, int* out)
@@ -76,9 +88,63 @@ static bool parse_int(const char* s, int lo, int hi, int* out)
 	return true;
 }
 
+/// Index of value in names, or -1.
+static int find_name(const char* value, const char* const* names, int count)
+{
+	for (int i = 0; i < count; ++i)
+	{
+		if (strcmp(value, names[i]) == 0)
+		{
+			return i;
+		}
+	}
+	return -1;
+}
+
+/// "LO:HI" with LO < HI, both finite.
+static bool parse_range(const char* value, kl_heat_settings* heat)
+{
+	char* end;
+	heat->lo = strtod(value, &end);
+	if (end == value || *end != ':')
+	{
+		return false;
+	}
+	const char* second = end + 1;
+	heat->hi = strtod(second, &end);
+	heat->fixed_range = true;
+	return end != second && *end == '\0' && isfinite(heat->lo) && isfinite(heat->hi) && heat->lo < heat->hi;
+}
+
+static bool parse_heatmap_option(options* o, const char* name, const char* value)
+{
+	o->heat_options = true;
+	if (strcmp(name, "--heatmap-value") == 0)
+	{
+		int i = find_name(value, kl_heat_value_names, KL_HEAT_VALUE_COUNT);
+		o->heat.value = (kl_heat_value)(i >= 0 ? i : 0);
+		return i >= 0;
+	}
+	if (strcmp(name, "--heatmap-stat") == 0)
+	{
+		int i = find_name(value, kl_heat_stat_names, KL_HEAT_STAT_COUNT);
+		o->heat.stat = (kl_heat_stat)(i >= 0 ? i : 0);
+		return i >= 0;
+	}
+	return strcmp(name, "--heatmap-range") == 0 && parse_range(value, &o->heat);
+}
+
 static bool parse_option(options* o, const char* name, const char* value)
 {
-	if (strcmp(name, "--poses") == 0)
+	if (strncmp(name, "--heatmap-", 10) == 0)
+	{
+		return parse_heatmap_option(o, name, value);
+	}
+	if (strcmp(name, "--heatmap") == 0)
+	{
+		o->heatmap = value;
+	}
+	else if (strcmp(name, "--poses") == 0)
 	{
 		o->poses = value;
 	}
@@ -157,6 +223,8 @@ static int parse_args(int argc, char** argv, options* o)
 	o->build = kl_bvh_default_build_def();
 	o->build.k = 46;
 	o->settings.traversal = KL_BVH_TRAVERSE_AUTO;
+	o->heat.value = KL_HEAT_TIME;
+	o->heat.stat = KL_HEAT_MEDIAN;
 	int positional = 0;
 	for (int i = 1; i < argc; ++i)
 	{
@@ -172,6 +240,11 @@ static int parse_args(int argc, char** argv, options* o)
 		else if (strcmp(arg, "--fp16") == 0)
 		{
 			o->build.fp16 = true;
+		}
+		else if (strcmp(arg, "--heatmap-iqr") == 0)
+		{
+			o->heat.iqr = true;
+			o->heat_options = true;
 		}
 		else if (strncmp(arg, "--", 2) == 0)
 		{
@@ -195,6 +268,12 @@ static int parse_args(int argc, char** argv, options* o)
 	if (positional != 2 || o->poses == NULL)
 	{
 		fprintf(stderr, "kollide-collide: two meshes and --poses FILE are required\n");
+		return 2;
+	}
+	if (o->heat_options && o->heatmap == NULL)
+	{
+		fprintf(stderr, "kollide-collide: --heatmap-value, --heatmap-stat, --heatmap-iqr and --heatmap-range need "
+						"--heatmap PREFIX\n");
 		return 2;
 	}
 	return 0;
@@ -221,6 +300,14 @@ static void run_pose(const job* j, kl_pair_scratch* scratch, int i)
 			break;
 	}
 	r->seconds = kl_pair_now() - start;
+	r->bv_tests = scratch->bv_tests;
+	r->tri_tests = scratch->tri_tests;
+	// The heatmap's closest triangles come from the exact distance search, outside the timed part.
+	if (j->opt->heatmap != NULL && !r->failed &&
+		!kl_pair_closest_query(j->a, j->b, &pose, &j->opt->settings, scratch, &r->closest))
+	{
+		r->failed = true;
+	}
 }
 
 static void* run_job(void* arg)
@@ -305,7 +392,8 @@ static void print_group_stats(const char* name, double* us, int n)
 		   mean, median, min, max, n > 1 ? sqrt(var / (n - 1)) : 0.0, median_sorted(us, n));
 }
 
-static void print_results(const options* o, const kl_pose_file* poses, const pose_result* results)
+static void print_results(const options* o, const kl_pose_file* poses, const pose_result* results,
+						  const kl_heat_summary* heat)
 {
 	double* us = malloc(sizeof(double) * (size_t)poses->count);
 	if (us == NULL)
@@ -318,11 +406,17 @@ static void print_results(const options* o, const kl_pose_file* poses, const pos
 	{
 		const pose_result* r = results + i;
 		if (o->query == QUERY_COLLIDE)
-			printf("pose=%d collide=%d\n", i, r->hit ? 1 : 0);
+			printf("pose=%d collide=%d", i, r->hit ? 1 : 0);
 		else if (o->query == QUERY_CONTACTS)
-			printf("pose=%d contacts=%d depth=%.9g\n", i, r->contacts.points, (double)r->contacts.depth);
+			printf("pose=%d contacts=%d depth=%.9g", i, r->contacts.points, (double)r->contacts.depth);
 		else
-			printf("pose=%d distance=%.9f\n", i, r->distance);
+			printf("pose=%d distance=%.9f", i, r->distance);
+		if (o->heatmap != NULL)
+		{
+			printf(" bv=%lld tri=%lld tri_a=%d tri_b=%d closest=%.9f", (long long)r->bv_tests, (long long)r->tri_tests,
+				   r->closest.tri_a, r->closest.tri_b, r->closest.distance);
+		}
+		printf("\n");
 		us[i] = 1e6 * r->seconds;
 		sum += us[i];
 	}
@@ -348,6 +442,12 @@ static void print_results(const options* o, const kl_pose_file* poses, const pos
 	{
 		us[i] = 1e6 * results[i].seconds;
 	}
+	if (heat != NULL)
+	{
+		printf("# heatmap value=%s stat=%s iqr=%d min=%.9g max=%.9g removed=%d vertices_a=%d vertices_b=%d\n",
+			   kl_heat_value_names[o->heat.value], kl_heat_stat_names[o->heat.stat], o->heat.iqr ? 1 : 0, heat->lo,
+			   heat->hi, heat->removed, heat->vertices_a, heat->vertices_b);
+	}
 	qsort(us, (size_t)poses->count, sizeof(double), cmp_double);
 	printf("queries=%d median_us=%.3f mean_us=%.3f\n", poses->count, median_sorted(us, poses->count),
 		   sum / poses->count);
@@ -372,6 +472,37 @@ static bool load_model(const char* spec, const options* o, kl_pair_model* m)
 			m->triangle_count, m->tree->node_count, m->tree->depth, m->tree->width, m->tree->dirs->k,
 			1e3 * m->tree->build_seconds, 1e3 * m->prepare_seconds);
 	return true;
+}
+
+/// The heatmap PLY files from the poses' times, counters and closest triangles.
+static bool write_heatmap(const options* o, const kl_pair_model* a, const kl_pair_model* b, const kl_pose_file* poses,
+						  const pose_result* results, kl_heat_summary* heat)
+{
+	kl_heat_sample* samples = malloc(sizeof(kl_heat_sample) * (size_t)poses->count);
+	if (samples == NULL)
+	{
+		fprintf(stderr, "kollide-collide: out of memory\n");
+		return false;
+	}
+	for (int i = 0; i < poses->count; ++i)
+	{
+		const pose_result* r = results + i;
+		samples[i] = (kl_heat_sample){1e6 * r->seconds, r->bv_tests,		r->tri_tests,
+									  r->closest.tri_a, r->closest.tri_b, poses->group[i]};
+	}
+	char err[512];
+	bool ok = kl_heat_write(o->heatmap, a, o->mesh_a, b, o->mesh_b, samples, poses->count, &o->heat, heat, err,
+							sizeof(err));
+	if (!ok)
+	{
+		fprintf(stderr, "kollide-collide: heatmap: %s\n", err);
+	}
+	else
+	{
+		fprintf(stderr, "heatmap: wrote %s_a.ply and %s_b.ply\n", o->heatmap, o->heatmap);
+	}
+	free(samples);
+	return ok;
 }
 
 int main(int argc, char** argv)
@@ -410,9 +541,14 @@ int main(int argc, char** argv)
 					rc = 1;
 				}
 			}
+			kl_heat_summary heat;
+			if (rc == 0 && o.heatmap != NULL && !write_heatmap(&o, &a, &b, &poses, results, &heat))
+			{
+				rc = 1;
+			}
 			if (rc == 0)
 			{
-				print_results(&o, &poses, results);
+				print_results(&o, &poses, results, o.heatmap != NULL ? &heat : NULL);
 			}
 		}
 	}

@@ -415,8 +415,15 @@ static bool leaf_overlap(int tri_a, int tri_b, void* ctx)
 	return kl_tri_tri_overlap(ta, tb);
 }
 
-bool kl_pair_collide(const kl_pair_model* a, const kl_pair_model* b, const kl_pair_pose* pose,
-					 const kl_pair_settings* settings, kl_pair_scratch* scratch, bool brute)
+static void add_counters(kl_pair_scratch* s, const kl_bvh_result* result)
+{
+	s->bv_tests += result->counters.bv_tests;
+	s->tri_tests += result->counters.leaf_tests;
+}
+
+/// kl_pair_collide without resetting the counters (the distance query starts with it).
+static bool collide_counted(const kl_pair_model* a, const kl_pair_model* b, const kl_pair_pose* pose,
+							const kl_pair_settings* settings, kl_pair_scratch* scratch, bool brute)
 {
 	if (brute)
 	{
@@ -431,6 +438,7 @@ bool kl_pair_collide(const kl_pair_model* a, const kl_pair_model* b, const kl_pa
 			for (int j = 0; j < b->triangle_count; ++j)
 			{
 				triangle_moved(b, scratch->moved_b, j, tb);
+				scratch->tri_tests += 1;
 				if (kl_tri_tri_overlap(ta, tb))
 				{
 					return true;
@@ -443,7 +451,16 @@ bool kl_pair_collide(const kl_pair_model* a, const kl_pair_model* b, const kl_pa
 	kl_bvh_query query = {KL_BVH_FIRST_HIT, settings->traversal, 0.0f, leaf_overlap, &ctx, NULL, 0};
 	kl_bvh_result result;
 	kl_bvh_collide_m34(a->tree, b->tree, pose->m34, &query, &result);
+	add_counters(scratch, &result);
 	return result.hit;
+}
+
+bool kl_pair_collide(const kl_pair_model* a, const kl_pair_model* b, const kl_pair_pose* pose,
+					 const kl_pair_settings* settings, kl_pair_scratch* scratch, bool brute)
+{
+	scratch->bv_tests = 0;
+	scratch->tri_tests = 0;
+	return collide_counted(a, b, pose, settings, scratch, brute);
 }
 
 /// Appends the contacts of one triangle pair; true when it gave any.
@@ -487,6 +504,8 @@ bool kl_pair_contacts_query(const kl_pair_model* a, const kl_pair_model* b, cons
 	ctx.config.max_depth = (float)(0.1 * a->radius);
 	scratch->contact_count = 0;
 	scratch->out_of_memory = false;
+	scratch->bv_tests = 0;
+	scratch->tri_tests = 0;
 	if (brute)
 	{
 		if (!move_all(b, pose, scratch))
@@ -503,6 +522,7 @@ bool kl_pair_contacts_query(const kl_pair_model* a, const kl_pair_model* b, cons
 				add_contacts(scratch, ta, tb, i, j, &ctx.config);
 			}
 		}
+		scratch->tri_tests = (int64_t)a->triangle_count * b->triangle_count;
 	}
 	else
 	{
@@ -512,6 +532,7 @@ bool kl_pair_contacts_query(const kl_pair_model* a, const kl_pair_model* b, cons
 		kl_bvh_query query = {KL_BVH_ALL_PAIRS, settings->traversal, margin, leaf_contacts, &ctx, NULL, 0};
 		kl_bvh_result result;
 		kl_bvh_collide_m34(a->tree, b->tree, pose->m34, &query, &result);
+		add_counters(scratch, &result);
 	}
 	if (scratch->out_of_memory)
 	{
@@ -682,6 +703,7 @@ static const float* dop_b(const distance_search* d, int32_t ref, bool hi)
 /// bound of the distance between anything inside them.
 static float lower_bound(distance_search* d, int32_t ra, int32_t rb)
 {
+	d->s->bv_tests += 1;
 	const float* a = realigned_a(d, ra);
 	const float* blo = dop_b(d, rb, false);
 	const float* bhi = dop_b(d, rb, true);
@@ -729,8 +751,23 @@ static bool expand(distance_search* d, kl_pair_heap_item item, double best)
 	return true;
 }
 
+/// Records a leaf pair that improves on the best distance (closest may be NULL).
+static void note_closest(kl_pair_closest* closest, int tri_a, int tri_b, const kl_tri_distance* td)
+{
+	if (closest != NULL)
+	{
+		closest->tri_a = tri_a;
+		closest->tri_b = tri_b;
+		closest->distance = td->overlap ? 0.0 : (double)td->distance;
+		closest->intersecting = td->overlap;
+		memcpy(closest->point_a, td->point_a.raw, sizeof(closest->point_a));
+		memcpy(closest->point_b, td->point_b.raw, sizeof(closest->point_b));
+	}
+}
+
+/// The best-first search; closest (may be NULL) receives the pair that gives the minimum.
 static double distance_bvh(const kl_pair_model* a, const kl_pair_model* b, const kl_pair_pose* pose,
-						   kl_pair_scratch* s)
+						   kl_pair_scratch* s, kl_pair_closest* closest)
 {
 	distance_search d = {a, b, pose, s, {0}, a->tree->axes, b->tree->axes};
 	if (!cache_begin(s, a, d.axes_b))
@@ -760,8 +797,14 @@ static double distance_bvh(const kl_pair_model* a, const kl_pair_model* b, const
 			vec3s ta[3], tb[3];
 			triangle_a(a, -1 - item.a, ta);
 			triangle_b(b, pose, -1 - item.b, tb);
+			s->tri_tests += 1;
 			kl_tri_distance td = kl_tri_tri_distance(ta, tb);
-			best = fmin(best, td.overlap ? 0.0 : (double)td.distance);
+			double distance = td.overlap ? 0.0 : (double)td.distance;
+			if (distance < best)
+			{
+				best = distance;
+				note_closest(closest, -1 - item.a, -1 - item.b, &td);
+			}
 			continue;
 		}
 		if (!expand(&d, item, best))
@@ -775,6 +818,8 @@ static double distance_bvh(const kl_pair_model* a, const kl_pair_model* b, const
 double kl_pair_distance(const kl_pair_model* a, const kl_pair_model* b, const kl_pair_pose* pose,
 						const kl_pair_settings* settings, kl_pair_scratch* scratch, bool brute)
 {
+	scratch->bv_tests = 0;
+	scratch->tri_tests = 0;
 	if (brute)
 	{
 		if (!move_all(b, pose, scratch))
@@ -789,6 +834,7 @@ double kl_pair_distance(const kl_pair_model* a, const kl_pair_model* b, const kl
 			for (int j = 0; j < b->triangle_count; ++j)
 			{
 				triangle_moved(b, scratch->moved_b, j, tb);
+				scratch->tri_tests += 1;
 				kl_tri_distance td = kl_tri_tri_distance(ta, tb);
 				best = fmin(best, td.overlap ? 0.0 : (double)td.distance);
 			}
@@ -797,11 +843,76 @@ double kl_pair_distance(const kl_pair_model* a, const kl_pair_model* b, const kl
 	}
 	// Intersecting poses are settled by the (SIMD) overlap traversal, which is much cheaper than
 	// searching for a zero distance.
-	if (kl_pair_collide(a, b, pose, settings, scratch, false))
+	if (collide_counted(a, b, pose, settings, scratch, false))
 	{
 		return 0.0;
 	}
-	return distance_bvh(a, b, pose, scratch);
+	return distance_bvh(a, b, pose, scratch, NULL);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Closest triangle pair (heatmaps)
+
+typedef struct lowest_context
+{
+	leaf_context base; ///< first: leaf_overlap reads it
+	int tri_a;
+	int tri_b;
+} lowest_context;
+
+/// Keeps the intersecting pair with the lowest (tri_a, tri_b); pairs that cannot be lower are not tested.
+static bool leaf_lowest(int tri_a, int tri_b, void* ctx)
+{
+	lowest_context* c = ctx;
+	if (c->tri_a >= 0 && (tri_a > c->tri_a || (tri_a == c->tri_a && tri_b >= c->tri_b)))
+	{
+		return false;
+	}
+	if (!leaf_overlap(tri_a, tri_b, &c->base))
+	{
+		return false;
+	}
+	c->tri_a = tri_a;
+	c->tri_b = tri_b;
+	return true;
+}
+
+static void lowest_intersecting(const kl_pair_model* a, const kl_pair_model* b, const kl_pair_pose* pose,
+								const kl_pair_settings* settings, kl_pair_scratch* scratch, kl_pair_closest* out)
+{
+	lowest_context ctx = {{a, b, pose, scratch, {0}}, -1, -1};
+	kl_bvh_query query = {KL_BVH_ALL_PAIRS, settings->traversal, 0.0f, leaf_lowest, &ctx, NULL, 0};
+	kl_bvh_result result;
+	kl_bvh_collide_m34(a->tree, b->tree, pose->m34, &query, &result);
+	add_counters(scratch, &result);
+	out->intersecting = true;
+	if (ctx.tri_a >= 0)
+	{
+		vec3s ta[3], tb[3];
+		triangle_a(a, ctx.tri_a, ta);
+		triangle_b(b, pose, ctx.tri_b, tb);
+		kl_tri_distance td = kl_tri_tri_distance(ta, tb);
+		note_closest(out, ctx.tri_a, ctx.tri_b, &td);
+		out->distance = 0.0;
+		out->intersecting = true;
+	}
+}
+
+bool kl_pair_closest_query(const kl_pair_model* a, const kl_pair_model* b, const kl_pair_pose* pose,
+						   const kl_pair_settings* settings, kl_pair_scratch* scratch, kl_pair_closest* out)
+{
+	memset(out, 0, sizeof(*out));
+	out->tri_a = -1;
+	out->tri_b = -1;
+	scratch->bv_tests = 0;
+	scratch->tri_tests = 0;
+	if (collide_counted(a, b, pose, settings, scratch, false))
+	{
+		lowest_intersecting(a, b, pose, settings, scratch, out);
+		return true;
+	}
+	out->distance = distance_bvh(a, b, pose, scratch, out);
+	return out->distance >= 0.0;
 }
 
 // ---------------------------------------------------------------------------------------------

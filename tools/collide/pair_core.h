@@ -1,5 +1,6 @@
 // Kollide — mesh-pair queries shared by kollide-collide and kollide-poses: loading (files or meshgen),
-// BVH preparation, boolean / contact / distance queries (BVH and exhaustive reference), pose files.
+// BVH preparation, boolean / contact / distance / closest-pair queries (BVH and exhaustive reference) with
+// their work counters, pose files.
 // SPDX-License-Identifier: MIT
 #pragma once
 
@@ -27,7 +28,7 @@ typedef struct kl_pair_model
 	double prepare_seconds; ///< filling the arrays above (after kl_bvh_build)
 } kl_pair_model;
 
-/// Loads a mesh file (OBJ, STL, OFF) or makes one with meshgen for "gen:NAME[:N]": gear (N teeth),
+/// Loads a mesh file (OBJ, STL, OFF, PLY) or makes one with meshgen for "gen:NAME[:N]": gear (N teeth),
 /// rock (frequency N: 20·N² triangles), screw, nut, bowl, knot. False with a message in err.
 bool kl_pair_load(const char* spec, kl_pair_model* model, char* err, size_t err_size);
 
@@ -79,6 +80,11 @@ typedef struct kl_pair_scratch
 	int cache_axes;
 	float* moved_b; ///< brute force: all of B's vertices moved into A's frame
 	int moved_capacity;
+	/// Work of the last query (each query function resets them): BV tests are DOP pair tests of the
+	/// traversals plus DOP lower bounds of the distance search; triangle tests are exact
+	/// triangle–triangle tests (overlap, contacts or distance).
+	int64_t bv_tests;
+	int64_t tri_tests;
 } kl_pair_scratch;
 
 void kl_pair_scratch_free(kl_pair_scratch* scratch);
@@ -110,6 +116,24 @@ bool kl_pair_contacts_query(const kl_pair_model* a, const kl_pair_model* b, cons
 /// Returns a negative value when memory ran out.
 double kl_pair_distance(const kl_pair_model* a, const kl_pair_model* b, const kl_pair_pose* pose,
 						const kl_pair_settings* settings, kl_pair_scratch* scratch, bool brute);
+
+/// The closest pair of triangles of a pose, for cost heatmaps.
+typedef struct kl_pair_closest
+{
+	double distance;   ///< 0 when the meshes intersect
+	int tri_a;		   ///< A's triangle holding the closest point
+	int tri_b;		   ///< B's triangle holding the closest point
+	float point_a[3];  ///< closest points in A's frame (a common point when intersecting)
+	float point_b[3];
+	bool intersecting;
+} kl_pair_closest;
+
+/// The pair of triangles that realises the minimum distance (the exact best-first search of
+/// kl_pair_distance). Intersecting meshes have no single closest pair: of every triangle pair that
+/// intersects (exact test) it takes the lowest tri_a, then the lowest tri_b, so the choice does not
+/// depend on the tree or the traversal. False when memory ran out.
+bool kl_pair_closest_query(const kl_pair_model* a, const kl_pair_model* b, const kl_pair_pose* pose,
+						   const kl_pair_settings* settings, kl_pair_scratch* scratch, kl_pair_closest* out);
 
 /// A pose file: one 4×4 row-major matrix per line, '#' comments, "# rel=X" starting a group.
 typedef struct kl_pose_file

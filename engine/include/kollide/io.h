@@ -20,7 +20,7 @@ typedef struct kl_mesh_data
 	int triangle_count;
 } kl_mesh_data;
 
-/// Loads OBJ, STL (ASCII or binary) or OFF by the file's extension (case-insensitive).
+/// Loads OBJ, STL (ASCII or binary), OFF or PLY (kollide/ply.h) by the file's extension (case-insensitive).
 /// Rejects NaN/Inf coordinates, out-of-range indices, truncated files and counts beyond the limits.
 KL_API kl_result kl_mesh_data_load(const char* path, kl_mesh_data* out);
 KL_API kl_result kl_mesh_data_load_obj(const char* path, kl_mesh_data* out);
