@@ -116,8 +116,9 @@ static double distance_at(const job* j, const pose_task* t, double s, kl_pair_sc
 /// Moves B in from outside both bounding spheres. The distance changes by at most δ when B moves by δ,
 /// so stepping in by (d − target) never passes the outermost s where the distance is target (sphere
 /// tracing): the search ends at that s from outside, to within 1e-6·rA. rel 0 then steps in by at least
-/// 1e-5·rA until the meshes intersect and bisects the last step down to 1e-6·rA, which leaves B barely
-/// penetrating (a translation of at most ~1e-5·rA along u separates them).
+/// 1e-5·rA until the meshes intersect, bisects the last step down to 1e-6·rA and goes 1e-6·(|cA| + rA)
+/// deeper, which leaves B barely penetrating (a translation of at most ~1e-5·rA along u separates
+/// them) but past float rounding.
 static void solve_task(const job* j, pose_task* t, kl_pair_scratch* scratch)
 {
 	double ra = j->a->radius, target = t->rel * ra;
@@ -165,7 +166,14 @@ static void solve_task(const job* j, pose_task* t, kl_pair_scratch* scratch)
 		}
 		*(d == 0.0 ? &s_in : &s_out) = mid;
 	}
-	t->s = s_in, t->distance = 0.0, t->converged = true;
+	// One step deeper by float rounding at the meshes' coordinates: a pose that penetrates by less
+	// than that is intersecting in double but may not be once the vertices are floats, so tests
+	// in float (Kollide) and in double (FCL) would both be right and disagree.
+	const double* c = j->a->centre;
+	double push = 1e-6 * (sqrt(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]) + ra);
+	double d = distance_at(j, t, s_in - push, scratch);
+	t->s = d == 0.0 ? s_in - push : s_in;
+	t->distance = 0.0, t->converged = true;
 }
 
 static void* run_job(void* arg)
