@@ -13,6 +13,11 @@ extern const kl_scene kl_scene_joint_chain;
 extern const kl_scene kl_scene_ragdoll;
 extern const kl_scene kl_scene_tumbler;
 extern const kl_scene kl_scene_robot_arm;
+// -- mesh scenes (non-convex triangle meshes against each other)
+extern const kl_scene kl_scene_mesh_pile;
+extern const kl_scene kl_scene_gear_train;
+extern const kl_scene kl_scene_screw_block;
+extern const kl_scene kl_scene_bowl_stack;
 // -- benchmark scenes (Box3D's set, BENCHMARKS.md)
 extern const kl_scene kl_scene_large_pyramid;
 extern const kl_scene kl_scene_many_pyramids;
@@ -38,6 +43,11 @@ static const kl_scene* const scenes[] = {
 	&kl_scene_ragdoll,
 	&kl_scene_tumbler,
 	&kl_scene_robot_arm,
+	// -- mesh scenes
+	&kl_scene_mesh_pile,
+	&kl_scene_gear_train,
+	&kl_scene_screw_block,
+	&kl_scene_bowl_stack,
 	// -- benchmark scenes
 	&kl_scene_large_pyramid,
 	&kl_scene_many_pyramids,

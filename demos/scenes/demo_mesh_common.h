@@ -1,0 +1,20 @@
+// Kollide scenes — what the mesh scenes (mesh_pile, gear_train, screw_block, bowl_stack) share:
+// collision models built from the procedural meshes of tools/meshgen, and bodies made of one mesh.
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "demo_common.h"
+#include "meshgen.h"
+
+/// Builds a collision model from a generated mesh and frees the generated arrays (also on failure).
+/// `what` names the mesh in the build's source field. NULL on failure (kl_last_error says why).
+kl_mesh* kl_demo_mesh_from_meshgen(kl_meshgen_mesh* generated, const char* what);
+
+/// An L-shaped bar: two arms of length `arm` and width `width` in the xy plane, extruded `depth`
+/// along z, centred on its bounding box. A small non-convex mesh (24 triangles). NULL on failure.
+kl_mesh* kl_demo_make_l_mesh(float arm, float width, float depth);
+
+/// A body of that type at a pose with one mesh shape (scaled uniformly by `scale`). The null id on
+/// failure. The shape keeps its own reference to the mesh.
+kl_body_id kl_demo_add_mesh_body(kl_world_id world, kl_body_type type, kl_mesh* mesh, float scale, vec3s position,
+								 versors rotation, const kl_shape_def* def);
