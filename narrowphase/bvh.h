@@ -1,8 +1,9 @@
-// Kollide — "SIMDop" mesh BVH: n-ary k-DOP trees whose branching factor matches the SIMD width (8 for
-// AVX2, 4 for SSE width, 2 as the scalar reference), children's DOP slabs stored in the parent in SoA form
-// (per slab: min[width], max[width]) so one compare tests one slab of all children; builders (longest
-// axis, median, middle, Batch Neural Gas) and simultaneous traversal of two trees (scalar, AVX2 1-vs-N and
-// N-vs-N), with first-hit, all-pairs and within-margin modes.
+// Kollide — "SIMDop" mesh BVH: n-ary k-DOP trees whose branching factor matches the SIMD width (16 for
+// AVX-512, 8 for AVX2, 4 for SSE width, 2 as the scalar reference), children's DOP slabs stored in the
+// parent in SoA form (per slab: min[width], max[width]) so one compare tests one slab of all children;
+// builders (longest axis, median, middle, Batch Neural Gas) and simultaneous traversal of two trees
+// (scalar, AVX2 1-vs-N and N-vs-N, AVX-512 1-vs-16 and 4×4), with first-hit, all-pairs and within-margin
+// modes.
 // SPDX-License-Identifier: MIT
 #pragma once
 
@@ -14,6 +15,10 @@
 
 /// Child slot value of an unused lane; leaves are stored as −1 − triangle, inner nodes as their index.
 #define KL_BVH_EMPTY INT32_MIN
+/// Largest branching factor (one AVX-512 register of floats).
+#define KL_BVH_MAX_WIDTH 16
+/// Floats of one triangle record of the leaf pretest: v0, v1, v2, unit normal n, [min, max] of n·v, pad.
+#define KL_BVH_TRI_FLOATS 16
 /// Largest triangle count a tree accepts.
 #define KL_BVH_MAX_TRIANGLES (1 << 30)
 
@@ -28,7 +33,7 @@ typedef enum kl_bvh_builder
 
 typedef struct kl_bvh_build_def
 {
-	int width;				///< branching factor: 2, 4 or 8
+	int width;				///< branching factor: 2, 4, 8 or 16
 	int k;					///< DOP slabs: 6, 14, 18, 26, 32 or 46
 	kl_bvh_builder builder;
 	bool fp16;				///< store node slabs as binary16, rounded outward (half the node memory)
@@ -36,9 +41,10 @@ typedef struct kl_bvh_build_def
 	int bng_iterations;		///< BNG annealing steps (λ from width/2 down to bng_lambda_final)
 	float bng_lambda_final;
 	int bng_sample_limit;	///< BNG fits prototypes on at most this many centroids (strided sample)
+	bool collapse;			///< pull small children's lanes up into their parent while they fit (full nodes)
 } kl_bvh_build_def;
 
-/// width 8, k 26, BNG, FP32, seed 1, 50 iterations, λ_f 0.01, 4096 samples.
+/// width 8, k 26, BNG, FP32, seed 1, 30 iterations, λ_f 0.01, 2048 samples, collapse on.
 kl_bvh_build_def kl_bvh_default_build_def(void);
 
 /// The tree. Node 0 is the root; it and every inner node hold up to `width` children. A node is
@@ -64,6 +70,7 @@ typedef struct kl_bvh
 	float root_lo[KL_KDOP_MAX_AXES]; ///< the root's DOP (stored convention: minus offset)
 	float root_hi[KL_KDOP_MAX_AXES];
 	float offset[KL_KDOP_MAX_AXES];
+	float* tri_verts;	   ///< per triangle (KL_BVH_TRI_FLOATS): vertices, unit normal, normal interval
 	double stored_abs_max; ///< largest |stored slab value|
 	double point_radius;   ///< largest |vertex| of the mesh (in its own frame), rounded up
 	int bng_fallbacks;	   ///< BNG splits replaced by the longest-axis split (empty or > 90 % cluster)
@@ -77,7 +84,8 @@ kl_bvh* kl_bvh_build(const float* vertices, int vertex_count, const int* indices
 					 const kl_bvh_build_def* def);
 void kl_bvh_destroy(kl_bvh* tree);
 
-/// Bytes of node storage (nodes only, excluding the fixed header).
+/// Bytes of node storage (nodes only: the leaf pretest's triangle records add KL_BVH_TRI_FLOATS floats
+/// per triangle, and the fixed header is excluded).
 size_t kl_bvh_memory_bytes(const kl_bvh* tree);
 
 static inline const int32_t* kl_bvh_node_children(const kl_bvh* t, int node)
@@ -108,13 +116,25 @@ typedef enum kl_bvh_mode
 
 typedef enum kl_bvh_traversal
 {
-	KL_BVH_TRAVERSE_AUTO = 0, ///< AVX2 1-vs-N when the CPU, KOLLIDE_SIMD and the widths allow, else scalar
-	KL_BVH_TRAVERSE_SCALAR,	  ///< the reference: one DOP pair at a time (any widths)
-	KL_BVH_TRAVERSE_1VN,	  ///< one child of A against all children of B per SIMD pass (AVX2)
-	KL_BVH_TRAVERSE_NVN,	  ///< all child pairs of two nodes, slab by slab (AVX2)
+	KL_BVH_TRAVERSE_AUTO = 0, ///< SIMD 1-vs-N when the CPU, KOLLIDE_SIMD and the widths allow, else scalar
+	KL_BVH_TRAVERSE_SCALAR,	  ///< the reference: one DOP pair at a time (any widths), no realignment cache
+	KL_BVH_TRAVERSE_1VN,	  ///< one child of A against all children of B per SIMD pass (AVX2 4/8, AVX-512 16)
+	KL_BVH_TRAVERSE_NVN,	  ///< all child pairs of two nodes, slab by slab (width 4: AVX-512 4×4 or AVX2;
+							  ///< width 8: AVX2; width 16 runs 1-vs-N)
 } kl_bvh_traversal;
 
+/// The instruction set a traversal ran with (kl_bvh_result.simd).
+typedef enum kl_bvh_simd
+{
+	KL_BVH_SIMD_NONE = 0,
+	KL_BVH_SIMD_AVX2,
+	KL_BVH_SIMD_AVX512,
+} kl_bvh_simd;
+
 /// Decides whether a leaf pair whose bounding volumes overlap counts (an exact triangle test, typically).
+/// Before it, the traversal runs a conservative pretest on the pair: each triangle (the tree keeps the
+/// vertices) moved into the other's frame must meet the other's leaf DOP (inflated by the margin); this
+/// drops the pairs that only the looseness of the realigned DOPs let through.
 typedef bool kl_bvh_leaf_fn(int tri_a, int tri_b, void* ctx);
 
 typedef struct kl_bvh_pair
@@ -128,7 +148,7 @@ typedef struct kl_bvh_query
 	kl_bvh_mode mode;
 	kl_bvh_traversal traversal;
 	float margin;			  ///< ≥ 0: inflate every DOP by this distance (pairs within margin)
-	kl_bvh_leaf_fn* leaf_test; ///< NULL: every leaf pair with overlapping DOPs counts
+	kl_bvh_leaf_fn* leaf_test; ///< NULL: every leaf pair with overlapping DOPs that passes the pretest counts
 	void* ctx;
 	kl_bvh_pair* pairs; ///< optional output of the pairs that count
 	int pair_capacity;
@@ -137,8 +157,9 @@ typedef struct kl_bvh_query
 typedef struct kl_bvh_counters
 {
 	int64_t bv_tests;	///< DOP pair tests (a SIMD pass over n lanes counts n)
-	int64_t leaf_tests; ///< leaf pairs whose DOPs overlap (calls of leaf_test)
-	int64_t realigns;	///< nodes (or single DOPs) of A realigned into B's frame
+	int64_t leaf_tests; ///< leaf pairs whose DOPs overlap and that pass the pretest (calls of leaf_test)
+	int64_t leaf_culled; ///< leaf pairs whose DOPs overlap but whose triangles the pretest separates
+	int64_t realigns;	///< nodes (or single DOPs) of A realigned into B's frame (SIMD traversals: cache misses)
 } kl_bvh_counters;
 
 typedef struct kl_bvh_result
@@ -148,11 +169,15 @@ typedef struct kl_bvh_result
 	bool truncated;		///< more pairs counted than pair_capacity
 	kl_bvh_traversal used; ///< the traversal that ran (SIMD requests fall back to scalar where unavailable)
 	kl_bvh_counters counters;
+	kl_bvh_simd simd; ///< the instruction set of the kernels that ran
 } kl_bvh_result;
 
 /// Simultaneous traversal of a and b, with b placed in a's frame by `b_in_a` (x_a = q·x_b + p). Tree A's
-/// DOPs are realigned into B's frame per visited node (kl_kdop_plan). Trees may differ in k and width
-/// (SIMD traversals need equal widths of 4 or 8, else they run the scalar one).
+/// DOPs are realigned into B's frame per visited node (kl_kdop_plan); the SIMD traversals keep each
+/// realigned node for the rest of the query in a per-thread cache (so a node of A met by several nodes of
+/// B is realigned once), the scalar reference recomputes it on every visit. Trees may differ in k and
+/// width (SIMD traversals need equal widths of 4, 8 or 16, else they run the scalar one). Thread-safe;
+/// a leaf test may itself run queries (a nested query runs without the cache).
 kl_result kl_bvh_collide(const kl_bvh* a, const kl_bvh* b, kl_transform b_in_a, const kl_bvh_query* query,
 						 kl_bvh_result* result);
 
@@ -167,8 +192,9 @@ kl_result kl_bvh_collide_m34(const kl_bvh* a, const kl_bvh* b, const float m34[1
 int kl_bvh_bng_split(const float* centroids, int* tris, int count, int n, uint64_t seed, const kl_bvh_build_def* def,
 					 int* group_size);
 
-/// Internal: the four operations a traversal needs, in a scalar and an AVX2 version. `rows` are node a's
-/// children realigned into b's frame: [2·b.axes][a.width] floats (minima rows, then maxima rows).
+/// Internal: the four operations a traversal needs, in a scalar, an AVX2 and an AVX-512 version. `rows` are
+/// node a's children realigned into b's frame: [2·b.axes][a.width] floats (minima rows, then maxima rows),
+/// 64-byte aligned.
 typedef struct kl_bvh_kernels
 {
 	void (*realign_node)(const kl_bvh* a, int node, const kl_kdop_plan* plan, float* rows);
@@ -176,10 +202,19 @@ typedef struct kl_bvh_kernels
 	uint32_t (*one_vs_n)(const float* lo, const float* hi, int stride, const kl_bvh* b, int node);
 	/// Bit i: realigned child i (< count) overlaps the single DOP blo, bhi of b.
 	uint32_t (*n_vs_one)(const float* rows, int count, int width, int axes, const float* blo, const float* bhi);
-	/// Bit i·b.width + j: realigned child i (< count) overlaps child j of b's node.
-	uint64_t (*n_vs_n)(const float* rows, int count, int width, const kl_bvh* b, int node);
+	/// All child pairs of a node pair in one call: masks[i] (i < count) gets bit j when realigned child i
+	/// overlaps child j of b's node; returns bit i when masks[i] ≠ 0. nodes_1vn runs one child of a
+	/// against all of b's per pass, nodes_nvn all pairs slab by slab (NULL where unavailable).
+	uint32_t (*nodes_1vn)(const float* rows, int count, const kl_bvh* b, int node, uint32_t* masks);
+	uint32_t (*nodes_nvn)(const float* rows, int count, const kl_bvh* b, int node, uint32_t* masks);
+	kl_bvh_simd simd;
 } kl_bvh_kernels;
 
 /// Fills the AVX2 kernels for trees a and b (same width, 4 or 8); false when the CPU or build lacks AVX2,
 /// FMA or (for binary16 trees) F16C.
 bool kl_bvh_kernels_avx2(const kl_bvh* a, const kl_bvh* b, kl_bvh_kernels* kernels);
+
+/// Fills the AVX-512 kernels for trees a and b: width 16 (1-vs-16, no N-vs-N) or width 4 (only nodes_nvn,
+/// the seed's 4×4 in one register; the others stay as they are). False when the compiler could not
+/// build them, the CPU lacks AVX-512F, or KOLLIDE_SIMD is set to avx2 or scalar.
+bool kl_bvh_kernels_avx512(const kl_bvh* a, const kl_bvh* b, kl_bvh_kernels* kernels);

@@ -1,6 +1,7 @@
 // Kollide — SIMDop BVH construction: top-down splits (longest axis, median, middle, Batch Neural Gas),
 // tight child DOPs written into the parent's SoA rows, optional binary16 packing with outward rounding.
 // SPDX-License-Identifier: MIT
+#define _DEFAULT_SOURCE // madvise(MADV_HUGEPAGE) on Linux
 #include "bvh.h"
 
 #include "core.h"
@@ -9,6 +10,30 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
+/// Node and triangle-record arrays of a few MiB and more go on 2 MiB pages where the kernel offers them
+/// (transparent huge pages in "madvise" mode): a query hops between nodes all over the array, and with
+/// 4 KiB pages nearly every hop on a tree that is not in cache is also a TLB miss.
+static void* alloc_big(size_t bytes)
+{
+	const size_t huge = (size_t)2 << 20;
+	if (bytes < 2 * huge)
+	{
+		return aligned_alloc(64, (bytes + 63u) & ~(size_t)63u);
+	}
+	size_t rounded = (bytes + huge - 1) & ~(huge - 1);
+	void* p = aligned_alloc(huge, rounded);
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+	if (p != NULL)
+	{
+		madvise(p, rounded, MADV_HUGEPAGE); // advice only: failure leaves ordinary pages
+	}
+#endif
+	return p;
+}
 
 kl_bvh_build_def kl_bvh_default_build_def(void)
 {
@@ -21,6 +46,7 @@ kl_bvh_build_def kl_bvh_default_build_def(void)
 	def.bng_iterations = 30;
 	def.bng_lambda_final = 0.01f;
 	def.bng_sample_limit = 2048;
+	def.collapse = true;
 	return def;
 }
 
@@ -134,12 +160,12 @@ static int compare_float(const void* a, const void* b)
 	return (x > y) - (x < y);
 }
 
-/// Octree-like split: cut the log2(width) longest axes at the middle of the centroid box (middle) or at
-/// the median centroid (median), one child per non-empty cell. Returns 0 when the cells are unusable
+/// Octree-like split: cut the log2(width) longest axes (at most all three) at the middle of the centroid box
+/// (middle) or at the median centroid (median), one child per non-empty cell. Returns 0 when the cells are unusable
 /// (fewer than two, or one with more than 90 % of the triangles).
 static int split_cells(kl_bvh_builder_state* s, int* tris, int count, bool median, int* size)
 {
-	int cuts = s->width == 8 ? 3 : (s->width == 4 ? 2 : 1);
+	int cuts = s->width >= 8 ? 3 : (s->width == 4 ? 2 : 1);
 	float lo[3], hi[3], thr[3];
 	int order[3];
 	centroid_box(s, tris, count, lo, hi);
@@ -212,9 +238,75 @@ static int split_cells(kl_bvh_builder_state* s, int* tris, int count, bool media
 	return groups;
 }
 
+/// Sorts tris[0..count) by centroid along the longest axis of their centroid box.
+static bool sort_longest(kl_bvh_builder_state* s, int* tris, int count)
+{
+	float lo[3], hi[3];
+	int order[3];
+	centroid_box(s, tris, count, lo, hi);
+	axes_by_extent(lo, hi, order);
+	kl_bvh_key* keys = kl_alloc((size_t)count, sizeof(kl_bvh_key));
+	if (keys == NULL)
+	{
+		s->failed = true;
+		return false;
+	}
+	for (int i = 0; i < count; ++i)
+	{
+		keys[i].key = s->centroid[3 * tris[i] + order[0]];
+		keys[i].tri = tris[i];
+	}
+	qsort(keys, (size_t)count, sizeof(kl_bvh_key), compare_key);
+	for (int i = 0; i < count; ++i)
+	{
+		tris[i] = keys[i].tri;
+	}
+	kl_free(keys);
+	return true;
+}
+
+/// Cuts tris[0..count) into `parts` groups of at most `width` by recursive halving along the longest
+/// centroid axis (a small kd-tree), appending the group sizes at size[*groups].
+static void split_kd(kl_bvh_builder_state* s, int* tris, int count, int parts, int* size, int* groups)
+{
+	if (parts <= 1 || s->failed)
+	{
+		size[(*groups)++] = count;
+		return;
+	}
+	int p1 = parts / 2;
+	// As even as possible, while each half still fits its parts' lanes.
+	int n1 = (int)(((int64_t)count * p1 + parts / 2) / parts);
+	int W = s->width;
+	n1 = n1 > p1 * W ? p1 * W : n1;
+	n1 = count - n1 > (parts - p1) * W ? count - (parts - p1) * W : n1;
+	if (!sort_longest(s, tris, count))
+	{
+		return;
+	}
+	split_kd(s, tris, n1, p1, size, groups);
+	split_kd(s, tris + n1, count - n1, parts - p1, size, groups);
+}
+
+/// Near the leaves (width < count ≤ width²) BNG's clusters come out small and uneven, which leaves most
+/// lanes of the nodes below empty; instead the range is cut into ⌈count / width⌉ compact groups of at
+/// most `width`, each a node full of leaves (collapsing then pulls some of them up into the parent).
+static int split_bottom(kl_bvh_builder_state* s, int* tris, int count, int* size)
+{
+	int W = s->width;
+	int parts = (count + W - 1) / W;
+	int groups = 0;
+	split_kd(s, tris, count, parts < 2 ? 2 : parts, size, &groups);
+	return s->failed ? 0 : groups;
+}
+
 static int split_range(kl_bvh_builder_state* s, int* tris, int count, int* size)
 {
 	int groups = 0;
+	if (s->def->builder == KL_BVH_BUILD_BNG && s->def->collapse && s->width >= 4 && count <= s->width * s->width)
+	{
+		return split_bottom(s, tris, count, size);
+	}
 	switch (s->def->builder)
 	{
 		case KL_BVH_BUILD_MEDIAN:
@@ -289,6 +381,51 @@ static void set_lane(kl_bvh_builder_state* s, int node, int lane, int32_t child,
 	s->child[(size_t)node * W + lane] = child;
 }
 
+/// Pulls the lanes of inner children up into `node` while they fit in its free lanes (smallest child
+/// first), so that nodes run full: BNG's small clusters near the leaves otherwise leave 8-ary nodes at
+/// ~3.8 used lanes and 16-ary ones at ~5. The pulled lanes keep their tight DOPs (the hierarchy stays
+/// wrapped); the emptied child is marked dead (count −1) and dropped when the nodes are packed.
+static void collapse_node(kl_bvh_builder_state* s, int node)
+{
+	int W = s->width;
+	int A = s->axes;
+	int32_t* child = s->child + (size_t)node * W;
+	float* box = s->box + (size_t)node * 2 * A * W;
+	for (;;)
+	{
+		int count = s->count[node];
+		int best = -1;
+		int best_k = W + 1;
+		for (int lane = 0; lane < count; ++lane)
+		{
+			int c = child[lane];
+			if (c >= 0 && count - 1 + s->count[c] <= W && s->count[c] < best_k)
+			{
+				best = lane;
+				best_k = s->count[c];
+			}
+		}
+		if (best < 0)
+		{
+			return;
+		}
+		int c = child[best];
+		const int32_t* cc = s->child + (size_t)c * W;
+		const float* cbox = s->box + (size_t)c * 2 * A * W;
+		for (int k = 0; k < best_k; ++k)
+		{
+			int lane = k == 0 ? best : count + k - 1;
+			for (int r = 0; r < 2 * A; ++r)
+			{
+				box[r * W + lane] = cbox[r * W + k];
+			}
+			child[lane] = cc[k];
+		}
+		s->count[node] = count - 1 + best_k;
+		s->count[c] = -1;
+	}
+}
+
 /// Builds the node over tris[0..count) (count ≥ 2) and returns its index; lo/hi receive its DOP.
 static int build_node(kl_bvh_builder_state* s, int* tris, int count, int depth, float* lo, float* hi)
 {
@@ -298,7 +435,7 @@ static int build_node(kl_bvh_builder_state* s, int* tris, int count, int depth, 
 		return -1;
 	}
 	s->depth = depth > s->depth ? depth : s->depth;
-	int size[8];
+	int size[KL_BVH_MAX_WIDTH];
 	int groups = count;
 	if (count <= s->width)
 	{
@@ -338,6 +475,10 @@ static int build_node(kl_bvh_builder_state* s, int* tris, int count, int depth, 
 		pos += size[lane];
 	}
 	s->count[node] = groups;
+	if (s->def->collapse && !s->failed)
+	{
+		collapse_node(s, node);
+	}
 	return node;
 }
 
@@ -349,9 +490,9 @@ static bool validate(const float* vertices, int vertex_count, const int* indices
 		kl_fail(KL_ERR_INVALID_ARGUMENT, "kl_bvh_build: null argument");
 		return false;
 	}
-	if (def->width != 2 && def->width != 4 && def->width != 8)
+	if (def->width != 2 && def->width != 4 && def->width != 8 && def->width != 16)
 	{
-		kl_fail(KL_ERR_INVALID_ARGUMENT, "kl_bvh_build: width %d is not 2, 4 or 8", def->width);
+		kl_fail(KL_ERR_INVALID_ARGUMENT, "kl_bvh_build: width %d is not 2, 4, 8 or 16", def->width);
 		return false;
 	}
 	if ((int)def->builder < 0 || def->builder >= KL_BVH_BUILDER_COUNT)
@@ -425,6 +566,45 @@ static bool triangle_data(kl_bvh_builder_state* s, kl_bvh* t, const float* v, co
 
 /// Copies the staging nodes into the final aligned layout (FP32, or binary16 relative to the root's
 /// centre, minima rounded down and maxima up so that no DOP shrinks).
+/// The live nodes (collapsing leaves emptied ones behind) in depth-first order from the root, lane 0 first:
+/// order[new] = old, remap[old] = new. Sets the tree's depth. Returns the live count, −1 without memory.
+static int order_nodes(const kl_bvh_builder_state* s, int* order, int* remap, int* depth)
+{
+	int W = s->width;
+	int32_t* stack = kl_alloc((size_t)s->node_count, 2 * sizeof(int32_t));
+	if (stack == NULL)
+	{
+		return -1;
+	}
+	for (int n = 0; n < s->node_count; ++n)
+	{
+		remap[n] = -1;
+	}
+	int sp = 0, live = 0;
+	*depth = 0;
+	stack[sp++] = 0;
+	stack[sp++] = 1;
+	while (sp > 0)
+	{
+		int d = stack[--sp];
+		int n = stack[--sp];
+		remap[n] = live;
+		order[live++] = n;
+		*depth = d > *depth ? d : *depth;
+		const int32_t* child = s->child + (size_t)n * W;
+		for (int lane = s->count[n] - 1; lane >= 0; --lane)
+		{
+			if (child[lane] >= 0)
+			{
+				stack[sp++] = child[lane];
+				stack[sp++] = d + 1;
+			}
+		}
+	}
+	kl_free(stack);
+	return live;
+}
+
 static bool pack_nodes(kl_bvh* t, const kl_bvh_builder_state* s)
 {
 	int A = t->axes;
@@ -432,22 +612,28 @@ static bool pack_nodes(kl_bvh* t, const kl_bvh_builder_state* s)
 	size_t elem = t->fp16 ? 2u : 4u;
 	size_t raw = (size_t)2 * A * W * elem + (size_t)(W + 1) * sizeof(int32_t);
 	t->node_stride = (raw + 63u) & ~(size_t)63u;
-	t->nodes = aligned_alloc(64, t->node_stride * (size_t)s->node_count);
+	int* order = kl_alloc((size_t)s->node_count, sizeof(int));
+	int* remap = kl_alloc((size_t)s->node_count, sizeof(int));
+	int live = order != NULL && remap != NULL ? order_nodes(s, order, remap, &t->depth) : -1;
+	t->nodes = live > 0 ? alloc_big(t->node_stride * (size_t)live) : NULL;
 	if (t->nodes == NULL)
 	{
+		kl_free(order);
+		kl_free(remap);
 		kl_fail(KL_ERR_OUT_OF_MEMORY, "kl_bvh_build: %zu bytes of nodes", t->node_stride * (size_t)s->node_count);
 		return false;
 	}
-	memset(t->nodes, 0, t->node_stride * (size_t)s->node_count);
-	t->node_count = s->node_count;
+	memset(t->nodes, 0, t->node_stride * (size_t)live);
+	t->node_count = live;
 	double smax = 0.0;
 	for (int i = 0; i < A; ++i)
 	{
 		smax = fmax(smax, fmax(fabs((double)t->root_lo[i]), fabs((double)t->root_hi[i])));
 	}
-	for (int n = 0; n < s->node_count; ++n)
+	for (int k = 0; k < live; ++k)
 	{
-		uint8_t* dst = t->nodes + (size_t)n * t->node_stride;
+		int n = order[k];
+		uint8_t* dst = t->nodes + (size_t)k * t->node_stride;
 		const float* box = s->box + (size_t)n * 2 * A * W;
 		for (int r = 0; r < 2 * A; ++r)
 		{
@@ -474,10 +660,69 @@ static bool pack_nodes(kl_bvh* t, const kl_bvh_builder_state* s)
 			}
 		}
 		int32_t* child = (int32_t*)(void*)(dst + (size_t)2 * A * W * elem);
-		memcpy(child, s->child + (size_t)n * W, (size_t)W * sizeof(int32_t));
+		for (int lane = 0; lane < W; ++lane)
+		{
+			int32_t c = s->child[(size_t)n * W + lane];
+			child[lane] = lane < s->count[n] && c >= 0 ? remap[c] : c;
+		}
 		child[W] = s->count[n];
 	}
 	t->stored_abs_max = smax;
+	kl_free(order);
+	kl_free(remap);
+	return true;
+}
+
+/// The leaf pretest's triangle records (KL_BVH_TRI_FLOATS each): the three vertices, the unit normal n
+/// (float) and the interval of n·v over the vertices (evaluated in double, rounded outward).
+static bool store_triangles(kl_bvh* t, const float* vertices, const int* indices)
+{
+	int n = t->triangle_count;
+	t->tri_verts = alloc_big((size_t)n * KL_BVH_TRI_FLOATS * sizeof(float));
+	if (t->tri_verts == NULL)
+	{
+		kl_fail(KL_ERR_OUT_OF_MEMORY, "kl_bvh_build: %d triangle records", n);
+		return false;
+	}
+	for (int i = 0; i < n; ++i)
+	{
+		float* r = t->tri_verts + (size_t)KL_BVH_TRI_FLOATS * i;
+		double v[3][3];
+		for (int j = 0; j < 3; ++j)
+		{
+			const float* p = vertices + 3 * (size_t)indices[3 * i + j];
+			for (int c = 0; c < 3; ++c)
+			{
+				r[3 * j + c] = p[c];
+				v[j][c] = p[c];
+			}
+		}
+		double e1[3], e2[3];
+		for (int c = 0; c < 3; ++c)
+		{
+			e1[c] = v[1][c] - v[0][c];
+			e2[c] = v[2][c] - v[0][c];
+		}
+		double nn[3] = {e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0]};
+		double len = sqrt(nn[0] * nn[0] + nn[1] * nn[1] + nn[2] * nn[2]);
+		for (int c = 0; c < 3; ++c)
+		{
+			r[9 + c] = len > 0.0 ? (float)(nn[c] / len) : 0.0f;
+		}
+		double lo = INFINITY, hi = -INFINITY;
+		for (int j = 0; j < 3; ++j)
+		{
+			double d = (double)r[9] * v[j][0] + (double)r[10] * v[j][1] + (double)r[11] * v[j][2];
+			lo = fmin(lo, d);
+			hi = fmax(hi, d);
+		}
+		// Products of floats are exact in double; the sums err by far less than these few ulps of slack.
+		double slack = 4.0 * DBL_EPSILON * (fabs(lo) + fabs(hi) + 1e-300);
+		float fl = (float)(lo - slack), fh = (float)(hi + slack);
+		r[12] = (double)fl > lo - slack ? nextafterf(fl, -INFINITY) : fl;
+		r[13] = (double)fh < hi + slack ? nextafterf(fh, INFINITY) : fh;
+		r[14] = r[15] = 0.0f;
+	}
 	return true;
 }
 
@@ -550,7 +795,7 @@ kl_bvh* kl_bvh_build(const float* vertices, int vertex_count, const int* indices
 			ok = pack_nodes(t, &s);
 		}
 	}
-	t->depth = s.depth;
+	ok = ok && store_triangles(t, vertices, indices);
 	t->bng_fallbacks = s.fallbacks;
 	kl_free(cen);
 	kl_free(dop);
@@ -574,6 +819,7 @@ void kl_bvh_destroy(kl_bvh* tree)
 		return;
 	}
 	free(tree->nodes);
+	free(tree->tri_verts);
 	kl_free(tree);
 }
 

@@ -129,6 +129,32 @@ KL_AVX uint64_t n_vs_8(const float* rows, int count, const kl_bvh* b, int node, 
 	return mask;
 }
 
+/// One child of A against all of b's children per pass (one_vs_8's loop), for every child of A.
+KL_AVX uint32_t nodes_1v8(const float* rows, int count, const kl_bvh* b, int node, uint32_t* masks, bool fp16)
+{
+	uint32_t any = 0;
+	int A = b->axes;
+	for (int i = 0; i < count; ++i)
+	{
+		masks[i] = one_vs_8(rows + i, rows + A * 8 + i, 8, b, node, fp16);
+		any |= (masks[i] != 0 ? 1u : 0u) << i;
+	}
+	return any;
+}
+
+/// n_vs_8's 64-bit pair mask split into per-child masks.
+KL_AVX uint32_t nodes_nv8(const float* rows, int count, const kl_bvh* b, int node, uint32_t* masks, bool fp16)
+{
+	uint64_t pairs = n_vs_8(rows, count, b, node, fp16);
+	uint32_t any = 0;
+	for (int i = 0; i < count; ++i)
+	{
+		masks[i] = (uint32_t)(pairs >> (8 * i)) & 0xFFu;
+		any |= (masks[i] != 0 ? 1u : 0u) << i;
+	}
+	return any;
+}
+
 KL_AVXK uint32_t n8_vs_one(const float* rows, int count, int width, int axes, const float* blo, const float* bhi)
 {
 	(void)width;
@@ -166,16 +192,24 @@ KL_AVXK uint32_t one_vs_8_f16(const float* lo, const float* hi, int stride, cons
 	return one_vs_8(lo, hi, stride, b, node, true);
 }
 
-KL_AVXK uint64_t n_vs_8_f32(const float* rows, int count, int width, const kl_bvh* b, int node)
+KL_AVXK uint32_t nodes_1v8_f32(const float* rows, int count, const kl_bvh* b, int node, uint32_t* masks)
 {
-	(void)width;
-	return n_vs_8(rows, count, b, node, false);
+	return nodes_1v8(rows, count, b, node, masks, false);
 }
 
-KL_AVXK uint64_t n_vs_8_f16(const float* rows, int count, int width, const kl_bvh* b, int node)
+KL_AVXK uint32_t nodes_1v8_f16(const float* rows, int count, const kl_bvh* b, int node, uint32_t* masks)
 {
-	(void)width;
-	return n_vs_8(rows, count, b, node, true);
+	return nodes_1v8(rows, count, b, node, masks, true);
+}
+
+KL_AVXK uint32_t nodes_nv8_f32(const float* rows, int count, const kl_bvh* b, int node, uint32_t* masks)
+{
+	return nodes_nv8(rows, count, b, node, masks, false);
+}
+
+KL_AVXK uint32_t nodes_nv8_f16(const float* rows, int count, const kl_bvh* b, int node, uint32_t* masks)
+{
+	return nodes_nv8(rows, count, b, node, masks, true);
 }
 
 // ---- width 4 ----
@@ -257,6 +291,30 @@ KL_AVX uint64_t n_vs_4(const float* rows, int count, const kl_bvh* b, int node, 
 	return (uint64_t)(m01 | (m23 << 8));
 }
 
+KL_AVX uint32_t nodes_1v4(const float* rows, int count, const kl_bvh* b, int node, uint32_t* masks, bool fp16)
+{
+	uint32_t any = 0;
+	int A = b->axes;
+	for (int i = 0; i < count; ++i)
+	{
+		masks[i] = one_vs_4(rows + i, rows + A * 4 + i, 4, b, node, fp16);
+		any |= (masks[i] != 0 ? 1u : 0u) << i;
+	}
+	return any;
+}
+
+KL_AVX uint32_t nodes_nv4(const float* rows, int count, const kl_bvh* b, int node, uint32_t* masks, bool fp16)
+{
+	uint64_t pairs = n_vs_4(rows, count, b, node, fp16);
+	uint32_t any = 0;
+	for (int i = 0; i < count; ++i)
+	{
+		masks[i] = (uint32_t)(pairs >> (4 * i)) & 0xFu;
+		any |= (masks[i] != 0 ? 1u : 0u) << i;
+	}
+	return any;
+}
+
 KL_AVXK uint32_t n4_vs_one(const float* rows, int count, int width, int axes, const float* blo, const float* bhi)
 {
 	(void)width;
@@ -294,16 +352,24 @@ KL_AVXK uint32_t one_vs_4_f16(const float* lo, const float* hi, int stride, cons
 	return one_vs_4(lo, hi, stride, b, node, true);
 }
 
-KL_AVXK uint64_t n_vs_4_f32(const float* rows, int count, int width, const kl_bvh* b, int node)
+KL_AVXK uint32_t nodes_1v4_f32(const float* rows, int count, const kl_bvh* b, int node, uint32_t* masks)
 {
-	(void)width;
-	return n_vs_4(rows, count, b, node, false);
+	return nodes_1v4(rows, count, b, node, masks, false);
 }
 
-KL_AVXK uint64_t n_vs_4_f16(const float* rows, int count, int width, const kl_bvh* b, int node)
+KL_AVXK uint32_t nodes_1v4_f16(const float* rows, int count, const kl_bvh* b, int node, uint32_t* masks)
 {
-	(void)width;
-	return n_vs_4(rows, count, b, node, true);
+	return nodes_1v4(rows, count, b, node, masks, true);
+}
+
+KL_AVXK uint32_t nodes_nv4_f32(const float* rows, int count, const kl_bvh* b, int node, uint32_t* masks)
+{
+	return nodes_nv4(rows, count, b, node, masks, false);
+}
+
+KL_AVXK uint32_t nodes_nv4_f16(const float* rows, int count, const kl_bvh* b, int node, uint32_t* masks)
+{
+	return nodes_nv4(rows, count, b, node, masks, true);
 }
 
 bool kl_bvh_kernels_avx2(const kl_bvh* a, const kl_bvh* b, kl_bvh_kernels* k)
@@ -323,15 +389,18 @@ bool kl_bvh_kernels_avx2(const kl_bvh* a, const kl_bvh* b, kl_bvh_kernels* k)
 		k->realign_node = a->fp16 ? realign8_f16 : realign8_f32;
 		k->one_vs_n = b->fp16 ? one_vs_8_f16 : one_vs_8_f32;
 		k->n_vs_one = n8_vs_one;
-		k->n_vs_n = b->fp16 ? n_vs_8_f16 : n_vs_8_f32;
+		k->nodes_1vn = b->fp16 ? nodes_1v8_f16 : nodes_1v8_f32;
+		k->nodes_nvn = b->fp16 ? nodes_nv8_f16 : nodes_nv8_f32;
 	}
 	else
 	{
 		k->realign_node = a->fp16 ? realign4_f16 : realign4_f32;
 		k->one_vs_n = b->fp16 ? one_vs_4_f16 : one_vs_4_f32;
 		k->n_vs_one = n4_vs_one;
-		k->n_vs_n = b->fp16 ? n_vs_4_f16 : n_vs_4_f32;
+		k->nodes_1vn = b->fp16 ? nodes_1v4_f16 : nodes_1v4_f32;
+		k->nodes_nvn = b->fp16 ? nodes_nv4_f16 : nodes_nv4_f32;
 	}
+	k->simd = KL_BVH_SIMD_AVX2;
 	return true;
 }
 

@@ -7,6 +7,7 @@
 #include <float.h>
 #include <math.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <string.h>
 
 /// Sentinel magnitude of an empty DOP: finite so that realignment never forms inf − inf.
@@ -20,6 +21,8 @@ enum
 static const int s_set_k[KL_KDOP_SET_COUNT] = {6, 14, 18, 26, 32, 46};
 static kl_kdop_dirs s_sets[KL_KDOP_SET_COUNT];
 static pthread_once_t s_once = PTHREAD_ONCE_INIT;
+static pthread_mutex_t s_cells_lock = PTHREAD_MUTEX_INITIALIZER;
+static atomic_bool s_cells_ready[KL_KDOP_SET_COUNT];
 
 static void add_dir(kl_kdop_dirs* d, double x, double y, double z)
 {
@@ -167,17 +170,7 @@ static void build_faces(kl_kdop_dirs* d)
 				{
 					continue;
 				}
-				int fi = d->face_count++;
-				kl_kdop_face* f = d->face + fi;
-				int corner[3] = {i, j, k};
-				for (int q = 0; q < 3; ++q)
-				{
-					int c = corner[q];
-					if (d->incident_count[c] < KL_KDOP_MAX_INCIDENT)
-					{
-						d->incident[c][d->incident_count[c]++] = (uint8_t)fi;
-					}
-				}
+				kl_kdop_face* f = d->face + d->face_count++;
 				f->n[0] = i;
 				f->n[1] = j;
 				f->n[2] = k;
@@ -190,6 +183,8 @@ static void build_faces(kl_kdop_dirs* d)
 		}
 	}
 }
+
+static void build_cells(kl_kdop_dirs* d);
 
 static void init_sets(void)
 {
@@ -219,6 +214,17 @@ const kl_kdop_dirs* kl_kdop_dirs_get(int k)
 	{
 		if (s_set_k[s] == k)
 		{
+			// The face lookup takes a few ms per set: only the sets in use pay for it.
+			if (!atomic_load_explicit(&s_cells_ready[s], memory_order_acquire))
+			{
+				pthread_mutex_lock(&s_cells_lock);
+				if (!atomic_load_explicit(&s_cells_ready[s], memory_order_relaxed))
+				{
+					build_cells(s_sets + s);
+					atomic_store_explicit(&s_cells_ready[s], true, memory_order_release);
+				}
+				pthread_mutex_unlock(&s_cells_lock);
+			}
 			return s_sets + s;
 		}
 	}
@@ -235,19 +241,58 @@ void kl_kdop_set_empty(int axes, float* lo, float* hi)
 	}
 }
 
+/// The next float above (up) or below (!up) a finite f, by its bit pattern (no libm call: the plan makes
+/// 2·axes of these per query).
+static float float_step(float f, bool up)
+{
+	uint32_t b;
+	memcpy(&b, &f, sizeof(b));
+	if ((b & 0x7FFFFFFFu) == 0)
+	{
+		b = up ? 1u : 0x80000001u;
+	}
+	else if ((b >> 31) == (up ? 0u : 1u))
+	{
+		b += 1u; // away from zero
+	}
+	else
+	{
+		b -= 1u; // toward zero
+	}
+	memcpy(&f, &b, sizeof(f));
+	return f;
+}
+
 /// Rounds v − slack down (dir < 0) or v + slack up (dir > 0) to a float on the outer side.
 static float round_out(double v, double slack, int dir)
 {
 	double x = dir < 0 ? v - slack : v + slack;
 	float f = (float)x;
-	if (dir < 0 && (double)f > x)
+	if (dir < 0 && (double)f > x && isfinite(f))
 	{
-		f = nextafterf(f, -INFINITY);
+		f = float_step(f, false);
 	}
-	if (dir > 0 && (double)f < x)
+	if (dir > 0 && (double)f < x && isfinite(f))
 	{
-		f = nextafterf(f, INFINITY);
+		f = float_step(f, true);
 	}
+	return f;
+}
+
+/// round_out for finite |x| < FLT_MAX without branches on the data (the plan rounds 2·axes values whose
+/// rounding direction is a coin toss): the float nearest x, moved one step outward when it lies inside.
+static float round_out_fast(double v, double slack, int dir)
+{
+	double x = dir < 0 ? v - slack : v + slack;
+	float f = (float)x;
+	// A zero takes the sign that makes the integer step below go outward (+0 up, −0 down).
+	f = f == 0.0f ? (dir < 0 ? -0.0f : 0.0f) : f;
+	uint32_t b;
+	memcpy(&b, &f, sizeof(b));
+	bool inside = dir < 0 ? (double)f > x : (double)f < x;
+	bool away = (dir > 0) == ((b >> 31) == 0u); // the outward step is away from zero
+	b += inside ? (away ? 1u : (uint32_t)-1) : 0u;
+	memcpy(&f, &b, sizeof(f));
 	return f;
 }
 
@@ -289,49 +334,27 @@ bool kl_kdop_overlap(int axes, const float* alo, const float* ahi, const float* 
 	return true;
 }
 
-/// Writes v as λ0 n0 + λ1 n1 + λ2 n2 with a hull triangle of the normals whose cone holds v: the face the
-/// ray along v leaves through (largest g·v), or among coplanar candidates the most interior one.
-static const kl_kdop_face* decompose(const kl_kdop_dirs* d, const double v[3], double lambda[3])
+/// The smallest of the three cone coordinates of v in the face's cone (≥ 0: the cone holds v).
+static double cone_min(const kl_kdop_face* face, const double v[3], double l[3])
 {
-	// Fast path: the hull faces around the normal nearest to v (almost always one of them holds v).
-	int near = 0;
-	double near_dot = -INFINITY;
-	for (int j = 0; j < d->axes; ++j)
+	for (int r = 0; r < 3; ++r)
 	{
-		double dd = d->dir[j][0] * v[0] + d->dir[j][1] * v[1] + d->dir[j][2] * v[2];
-		if (fabs(dd) > near_dot)
-		{
-			near_dot = fabs(dd);
-			near = dd >= 0.0 ? j : j + d->axes;
-		}
+		l[r] = face->inv[r][0] * v[0] + face->inv[r][1] * v[1] + face->inv[r][2] * v[2];
 	}
-	const kl_kdop_face* fast = NULL;
-	double fast_min = -INFINITY;
-	for (int q = 0; q < d->incident_count[near]; ++q)
-	{
-		const kl_kdop_face* face = d->face + d->incident[near][q];
-		double l[3];
-		for (int r = 0; r < 3; ++r)
-		{
-			l[r] = face->inv[r][0] * v[0] + face->inv[r][1] * v[1] + face->inv[r][2] * v[2];
-		}
-		double mn = fmin(l[0], fmin(l[1], l[2]));
-		if (mn > fast_min)
-		{
-			fast_min = mn;
-			fast = face;
-			memcpy(lambda, l, sizeof(l));
-		}
-	}
-	if (fast != NULL && fast_min >= -1e-12)
-	{
-		return fast;
-	}
+	double mn = l[0] < l[1] ? l[0] : l[1]; // no NaN here: a plain compare instead of libm's fmin
+	return l[2] < mn ? l[2] : mn;
+}
+
+/// The face whose cone holds v among all faces: the face the ray along v leaves through (largest g·v), or
+/// among coplanar candidates the most interior one.
+static const kl_kdop_face* decompose_search(const kl_kdop_dirs* d, const double v[3], double lambda[3])
+{
 	double best = -INFINITY;
 	for (int f = 0; f < d->face_count; ++f)
 	{
 		const double* g = d->face[f].g;
-		best = fmax(best, g[0] * v[0] + g[1] * v[1] + g[2] * v[2]);
+		double score = g[0] * v[0] + g[1] * v[1] + g[2] * v[2];
+		best = score > best ? score : best; // finite scores: a compare, not libm's fmax
 	}
 	const kl_kdop_face* chosen = NULL;
 	double chosen_min = -INFINITY;
@@ -345,11 +368,7 @@ static const kl_kdop_face* decompose(const kl_kdop_dirs* d, const double v[3], d
 			continue;
 		}
 		double l[3];
-		for (int r = 0; r < 3; ++r)
-		{
-			l[r] = face->inv[r][0] * v[0] + face->inv[r][1] * v[1] + face->inv[r][2] * v[2];
-		}
-		double mn = fmin(l[0], fmin(l[1], l[2]));
+		double mn = cone_min(face, v, l);
 		if (mn > chosen_min)
 		{
 			chosen_min = mn;
@@ -358,6 +377,127 @@ static const kl_kdop_face* decompose(const kl_kdop_dirs* d, const double v[3], d
 		}
 	}
 	return chosen;
+}
+
+/// Cube-map cell of a direction: the cube face of its largest component, then the two other components
+/// over that one, each cut into GRID equal parts.
+static int cell_of(const double v[3])
+{
+	double ax = fabs(v[0]), ay = fabs(v[1]), az = fabs(v[2]);
+	// Selects instead of branches: the plan's directions come in random order, so branches would mispredict.
+	int axis = (ax >= ay && ax >= az) ? 0 : (ay >= az ? 1 : 2);
+	static const int next[3][2] = {{1, 2}, {2, 0}, {0, 1}};
+	double m = fabs(v[axis]);
+	double u = v[next[axis][0]];
+	double w = v[next[axis][1]];
+	int f = 2 * axis + (v[axis] < 0.0 ? 1 : 0);
+	if (!(m > 0.0))
+	{
+		return 0;
+	}
+	double s = (0.5 * KL_KDOP_GRID) / m;
+	int i = (int)(u * s + 0.5 * KL_KDOP_GRID);
+	int j = (int)(w * s + 0.5 * KL_KDOP_GRID);
+	i = i < 0 ? 0 : (i >= KL_KDOP_GRID ? KL_KDOP_GRID - 1 : i);
+	j = j < 0 ? 0 : (j >= KL_KDOP_GRID ? KL_KDOP_GRID - 1 : j);
+	return (f * KL_KDOP_GRID + i) * KL_KDOP_GRID + j;
+}
+
+/// The direction at cube face f and face coordinates (u, w) ∈ [−1, 1]² (the inverse of cell_of).
+static void cell_direction(int f, double u, double w, double v[3])
+{
+	double s = (f & 1) ? -1.0 : 1.0;
+	int axis = f / 2;
+	v[axis] = s;
+	v[(axis + 1) % 3] = u;
+	v[(axis + 2) % 3] = w;
+}
+
+/// Fills the cube-map lookup. A cell whose four corner directions all lie in one face's cone lies in it
+/// entirely (the cone is convex and the cell is the cone over its corners): its list is that face alone.
+/// Other cells list the faces decompose_search picks for a 7×7 grid of directions spread over the cell
+/// grown by a fifth of a cell on every side (so that directions between the samples usually find their
+/// face in the list too; those that do not take the full search). About 10 ms per direction set, once.
+static void build_cells(kl_kdop_dirs* d)
+{
+	enum
+	{
+		S = 7
+	};
+	int used = 0;
+	for (int c = 0; c < KL_KDOP_CELLS; ++c)
+	{
+		d->cell_first[c] = (uint16_t)used;
+		int f = c / (KL_KDOP_GRID * KL_KDOP_GRID);
+		int i = (c / KL_KDOP_GRID) % KL_KDOP_GRID;
+		int j = c % KL_KDOP_GRID;
+		double corner[4][3];
+		for (int q = 0; q < 4; ++q)
+		{
+			cell_direction(f, -1.0 + 2.0 * (i + (q & 1)) / KL_KDOP_GRID, -1.0 + 2.0 * (j + (q >> 1)) / KL_KDOP_GRID,
+						   corner[q]);
+		}
+		int pure = -1;
+		for (int fi = 0; fi < d->face_count && pure < 0; ++fi)
+		{
+			bool all = true;
+			for (int q = 0; q < 4 && all; ++q)
+			{
+				double l[3];
+				all = cone_min(d->face + fi, corner[q], l) > 1e-12;
+			}
+			pure = all ? fi : -1;
+		}
+		if (pure >= 0 && used < KL_KDOP_CELL_FACES)
+		{
+			d->cell_face[used++] = (uint8_t)pure;
+			continue;
+		}
+		for (int a = 0; a < S; ++a)
+		{
+			for (int b = 0; b < S; ++b)
+			{
+				double u = -1.0 + 2.0 * (i - 0.2 + 1.4 * a / (S - 1)) / KL_KDOP_GRID;
+				double w = -1.0 + 2.0 * (j - 0.2 + 1.4 * b / (S - 1)) / KL_KDOP_GRID;
+				double v[3], lambda[3];
+				cell_direction(f, fmax(-1.0, fmin(1.0, u)), fmax(-1.0, fmin(1.0, w)), v);
+				const kl_kdop_face* face = decompose_search(d, v, lambda);
+				if (face == NULL)
+				{
+					continue;
+				}
+				uint8_t fi = (uint8_t)(face - d->face);
+				bool present = false;
+				for (int q = d->cell_first[c]; q < used && !present; ++q)
+				{
+					present = d->cell_face[q] == fi;
+				}
+				if (!present && used < KL_KDOP_CELL_FACES)
+				{
+					d->cell_face[used++] = fi;
+				}
+			}
+		}
+	}
+	d->cell_first[KL_KDOP_CELLS] = (uint16_t)used;
+}
+
+/// Writes v as λ0 n0 + λ1 n1 + λ2 n2 (λ ≥ 0) with a hull triangle of the normals whose cone holds v: the
+/// first face of v's cube-map cell that holds it, else the full search.
+static const kl_kdop_face* decompose(const kl_kdop_dirs* d, const double v[3], double lambda[3])
+{
+	int cell = cell_of(v);
+	for (int q = d->cell_first[cell]; q < d->cell_first[cell + 1]; ++q)
+	{
+		const kl_kdop_face* face = d->face + d->cell_face[q];
+		double l[3];
+		if (cone_min(face, v, l) >= 0.0)
+		{
+			memcpy(lambda, l, sizeof(l));
+			return face;
+		}
+	}
+	return decompose_search(d, v, lambda);
 }
 
 void kl_kdop_plan_make(kl_kdop_plan* plan, const kl_kdop_storage* src, const kl_kdop_storage* dst,
@@ -393,21 +533,16 @@ void kl_kdop_plan_make(kl_kdop_plan* plan, const kl_kdop_storage* src, const kl_
 			plan->c[aout + i] = KL_KDOP_BIG;
 			continue;
 		}
-		double res[3] = {v[0], v[1], v[2]};
 		double off_sum = 0.0;
 		double coef_abs = 0.0;
+		double lambda_err = 0.0;
 		for (int q = 0; q < 3; ++q)
 		{
 			float lf = lambda[q] > 0.0 ? (float)lambda[q] : 0.0f;
+			lambda_err += fabs(lambda[q] - (double)lf);
 			int nidx = face->n[q];
 			bool plus = nidx < ain;
 			int j = plus ? nidx : nidx - ain;
-			double nrm[3];
-			normal_of(sd, nidx, nrm);
-			for (int c = 0; c < 3; ++c)
-			{
-				res[c] -= (double)lf * nrm[c];
-			}
 			float coef = plus ? lf : -lf;
 			// hi row: support along +d_j is hi_j, along −d_j it is −lo_j; the lo row swaps the two.
 			plan->row[aout + i][q] = (int16_t)(plus ? ain + j : j);
@@ -415,10 +550,13 @@ void kl_kdop_plan_make(kl_kdop_plan* plan, const kl_kdop_storage* src, const kl_
 			plan->coef[aout + i][q] = coef;
 			plan->coef[i][q] = coef;
 			off_sum += (double)coef * (src->offset != NULL ? src->offset[j] : 0.0);
-			coef_abs += fabs((double)coef);
+			coef_abs += (double)lf;
 		}
-		double rn = sqrt(res[0] * res[0] + res[1] * res[1] + res[2] * res[2]);
-		plan->max_residual = fmax(plan->max_residual, rn);
+		// |v − Σ lf·n| without forming it: λ solves v = Σ λ n up to double rounding of inv·v and of the
+		// stored inverse (far below 1e-9 of Σλ for these well-shaped normal triangles), and each |n| is
+		// 1 within float rounding, so the residual is at most Σ|λ − lf| plus that.
+		double rn = lambda_err * (1.0 + 1e-6) + 1e-9 * (coef_abs + lambda_err);
+		plan->max_residual = rn > plan->max_residual ? rn : plan->max_residual;
 		double off_b = dst->offset != NULL ? dst->offset[i] : 0.0;
 		double c_nom = off_sum + et - off_b;
 		// Rounding allowance of the float evaluation (six operations on values below coef_abs·S + |c|),
@@ -426,8 +564,9 @@ void kl_kdop_plan_make(kl_kdop_plan* plan, const kl_kdop_storage* src, const kl_
 		double allow = 32.0 * FLT_EPSILON * (coef_abs * src->stored_abs_max + fabs(c_nom) + margin) +
 					   rn * src->point_radius * 1.000001 + 1e-12 * fabs(c_nom) + 1e-30;
 		double grow = allow + (double)margin;
-		plan->c[aout + i] = round_out(c_nom, grow, 1);
-		plan->c[i] = round_out(c_nom, grow, -1);
+		bool fast = fabs(c_nom) + grow < 1e37;
+		plan->c[aout + i] = fast ? round_out_fast(c_nom, grow, 1) : round_out(c_nom, grow, 1);
+		plan->c[i] = fast ? round_out_fast(c_nom, grow, -1) : round_out(c_nom, grow, -1);
 	}
 }
 

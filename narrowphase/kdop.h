@@ -13,7 +13,10 @@
 /// Upper bound on the triangles of the convex hull of the 2·axes normals ±d (Euler: 2N−4, N ≤ 46),
 /// plus room for the extra triangles of coplanar hull faces.
 #define KL_KDOP_MAX_FACES 255
-#define KL_KDOP_MAX_INCIDENT 32
+/// Cells per cube-face edge of the face lookup that starts the decomposition of a direction.
+#define KL_KDOP_GRID 16
+#define KL_KDOP_CELLS (6 * KL_KDOP_GRID * KL_KDOP_GRID)
+#define KL_KDOP_CELL_FACES 8192
 
 /// One hull triangle of the normal set: its cone holds every direction that is a non-negative
 /// combination of its three normals. `g` scores a direction v by g·v (the ray from the origin along v
@@ -34,9 +37,12 @@ typedef struct kl_kdop_dirs
 	float dir[KL_KDOP_MAX_AXES][3];
 	int face_count;
 	kl_kdop_face face[KL_KDOP_MAX_FACES];
-	/// Faces incident to each normal (the fast path of the decomposition looks only at the nearest one's).
-	uint8_t incident_count[2 * KL_KDOP_MAX_AXES];
-	uint8_t incident[2 * KL_KDOP_MAX_AXES][KL_KDOP_MAX_INCIDENT];
+	/// Cube-map lookup: the hull faces whose cones hold directions of each cell (6 cube faces × GRID²
+	/// cells; cell c's faces are cell_face[cell_first[c] .. cell_first[c+1])): one face for the cells that
+	/// lie inside one cone (most), a few for cells across cone borders. The decomposition tries them first
+	/// and searches every face only when none holds the direction.
+	uint16_t cell_first[KL_KDOP_CELLS + 1];
+	uint8_t cell_face[KL_KDOP_CELL_FACES];
 } kl_kdop_dirs;
 
 /// The direction set for k ∈ {6, 14, 18, 26, 32, 46}: 6 = axes, 14 = axes + cube corners, 18 = axes +

@@ -1,6 +1,7 @@
 // Kollide — tests of k-DOPs and the SIMDop BVH: DOP containment, conservative realignment under random
-// rigid motion, builder invariants, BNG determinism, and every traversal (scalar binary, 1-vs-N, N-vs-N,
-// FP16) against brute force on small perturbed spheres and tori.
+// rigid motion, builder invariants (with and without collapsing), BNG determinism, and every traversal
+// (scalar binary, AVX2 1-vs-N and N-vs-N, AVX-512 1-vs-16 and 4×4, FP16) against brute force on small
+// perturbed spheres and tori, with the leaf pretest, affine poses, nested queries and two threads.
 // SPDX-License-Identifier: MIT
 #include "kl_test.h"
 
@@ -10,6 +11,7 @@
 
 #include <kollide/kollide.h>
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -850,7 +852,28 @@ static const tree_config s_configs[] = {
 	{8, 26, KL_BVH_BUILD_LONGEST_AXIS, false},
 	{8, 6, KL_BVH_BUILD_MEDIAN, false},
 	{8, 32, KL_BVH_BUILD_BNG, true},
+	{16, 26, KL_BVH_BUILD_BNG, false},
+	{16, 46, KL_BVH_BUILD_BNG, true},
+	{16, 18, KL_BVH_BUILD_MIDDLE, false},
 };
+
+/// The traversal and instruction set a query on two trees of this width should report on this machine.
+static void expected_kernels(const kl_bvh* t, kl_bvh_traversal requested, kl_bvh_traversal* used, kl_bvh_simd* simd)
+{
+	kl_bvh_kernels k;
+	bool avx2 = kl_simd_level_get() == KL_SIMD_AVX2;
+	bool avx512 = avx2 && kl_bvh_kernels_avx512(t, t, &k);
+	bool simd_ok = (t->width == 16 && avx512) || ((t->width == 4 || t->width == 8) && avx2);
+	*used = KL_BVH_TRAVERSE_SCALAR;
+	*simd = KL_BVH_SIMD_NONE;
+	if (requested == KL_BVH_TRAVERSE_SCALAR || !simd_ok)
+	{
+		return;
+	}
+	*used = requested == KL_BVH_TRAVERSE_NVN && t->width != 16 ? KL_BVH_TRAVERSE_NVN : KL_BVH_TRAVERSE_1VN;
+	*simd = t->width == 16 || (t->width == 4 && *used == KL_BVH_TRAVERSE_NVN && avx512) ? KL_BVH_SIMD_AVX512
+																						: KL_BVH_SIMD_AVX2;
+}
 #define CONFIG_COUNT ((int)(sizeof(s_configs) / sizeof(s_configs[0])))
 
 static kl_transform random_pose(double dmin, double dmax)
@@ -871,7 +894,7 @@ static kl_transform random_pose(double dmin, double dmax)
 
 /// Runs one query; checks the candidate set is a superset of the truth and returns the result.
 static kl_bvh_result run_query(const kl_bvh* a, const kl_bvh* b, kl_transform pose, kl_bvh_mode mode,
-							   kl_bvh_traversal trav, float margin, kl_bvh_leaf_fn* leaf, scene* s, kl_bvh_pair* pairs,
+							   kl_bvh_traversal trav, float margin, kl_bvh_leaf_fn* leaf, void* s, kl_bvh_pair* pairs,
 							   int cap)
 {
 	kl_bvh_query q = {0};
@@ -914,8 +937,8 @@ static void check_traversals(float margin, int poses)
 	int na = ma.tn, nb = mb.tn;
 	int cap = na * nb;
 	kl_bvh_pair* pairs = malloc(sizeof(kl_bvh_pair) * (size_t)cap);
-	bool simd = kl_simd_level_get() == KL_SIMD_AVX2;
 	int hits = 0, misses = 0;
+	int64_t culled = 0;
 	int64_t bv_binary = 0, bv_wide = 0;
 	for (int p = 0; p < poses; ++p)
 	{
@@ -939,8 +962,11 @@ static void check_traversals(float margin, int poses)
 				assert_false(r.truncated);
 				assert_int_equal(r.counters.leaf_tests, r.pair_count);
 				assert_true(r.counters.bv_tests >= 1);
-				kl_bvh_traversal expect = (simd && s_configs[c].width >= 4) ? (kl_bvh_traversal)tr : KL_BVH_TRAVERSE_SCALAR;
+				kl_bvh_traversal expect;
+				kl_bvh_simd expect_simd;
+				expected_kernels(ta[c], (kl_bvh_traversal)tr, &expect, &expect_simd);
 				assert_int_equal(r.used, expect);
+				assert_int_equal(r.simd, expect_simd);
 				uint8_t* got = pair_map(pairs, r.pair_count, na, nb);
 				for (size_t i = 0; i < (size_t)na * nb; ++i)
 				{
@@ -965,6 +991,7 @@ static void check_traversals(float margin, int poses)
 				kl_bvh_result e = run_query(ta[c], tb[c], pose, KL_BVH_ALL_PAIRS, (kl_bvh_traversal)tr, margin, exact, &s,
 											pairs, cap);
 				assert_int_equal(e.pair_count, truth_count);
+				culled += e.counters.leaf_culled;
 				assert_int_equal(e.counters.leaf_tests, r.pair_count);
 				uint8_t* em = pair_map(pairs, e.pair_count, na, nb);
 				assert_memory_equal(em, truth, (size_t)na * nb);
@@ -1016,11 +1043,14 @@ static void check_traversals(float margin, int poses)
 		free(truth);
 		scene_free(&s);
 	}
-	// The poses cover both outcomes (so the first-hit checks above saw hits and misses).
+	// The poses cover both outcomes (so the first-hit checks above saw hits and misses), and the leaf
+	// pretest did remove pairs (while every true pair above still reached the leaf test).
 	assert_true(hits >= 2);
 	assert_true(margin > 0.0f || misses >= 1);
-	print_message("margin %.3f: %d hit / %d miss poses; BV tests binary k32 %lld vs 8-ary BNG k46 %lld\n",
-				  (double)margin, hits, misses, (long long)bv_binary, (long long)bv_wide);
+	assert_true(culled > 0);
+	print_message("margin %.3f: %d hit / %d miss poses; BV tests binary k32 %lld vs 8-ary BNG k46 %lld; "
+				  "%lld leaf pairs culled by the pretest\n",
+				  (double)margin, hits, misses, (long long)bv_binary, (long long)bv_wide, (long long)culled);
 	free(pairs);
 	for (int c = 0; c < CONFIG_COUNT; ++c)
 	{
@@ -1092,6 +1122,278 @@ static void test_identity_and_far(void** state)
 	mesh_free(&m);
 }
 
+static double lanes_used(const kl_bvh* t)
+{
+	return (double)(t->node_count - 1 + t->triangle_count) / t->node_count;
+}
+
+/// Collapsing (and BNG's compact bottom groups) fill the wide nodes; the trees keep every invariant and
+/// give the same exact answers as the uncollapsed ones.
+static void test_collapse(void** state)
+{
+	(void)state;
+	test_mesh ma = make_sphere(24, 30, 1.0, 0.1, 0.05);
+	test_mesh mb = make_torus(20, 12, 0.7, 0.25, 0.1);
+	double (*plo)[KL_KDOP_MAX_AXES] = malloc(sizeof(double) * 64 * KL_KDOP_MAX_AXES);
+	double (*phi)[KL_KDOP_MAX_AXES] = malloc(sizeof(double) * 64 * KL_KDOP_MAX_AXES);
+	static const int widths[3] = {4, 8, 16};
+	int na = ma.tn, nb = mb.tn;
+	kl_bvh_pair* pairs = malloc(sizeof(kl_bvh_pair) * (size_t)na * nb);
+	for (int w = 0; w < 3; ++w)
+	{
+		kl_bvh* t[2][2];
+		for (int on = 0; on < 2; ++on)
+		{
+			kl_bvh_build_def def = kl_bvh_default_build_def();
+			def.width = widths[w];
+			def.collapse = on == 1;
+			t[on][0] = kl_bvh_build(ma.v, ma.vn, ma.idx, ma.tn, &def);
+			t[on][1] = kl_bvh_build(mb.v, mb.vn, mb.idx, mb.tn, &def);
+			assert_non_null(t[on][0]);
+			assert_non_null(t[on][1]);
+			check_tree(t[on][0], &ma);
+			check_contains(t[on][0], &ma, 0, 0, plo, phi);
+			check_tree(t[on][1], &mb);
+		}
+		print_message("width %2d: %.2f lanes used of %d collapsed (%d nodes, depth %d), %.2f without (%d nodes, depth %d)\n",
+					  widths[w], lanes_used(t[1][0]), widths[w], t[1][0]->node_count, t[1][0]->depth, lanes_used(t[0][0]),
+					  t[0][0]->node_count, t[0][0]->depth);
+		assert_true(t[1][0]->node_count < t[0][0]->node_count);
+		assert_true(lanes_used(t[1][0]) >= 0.7 * widths[w]);
+		assert_true(t[1][0]->depth <= t[0][0]->depth);
+		for (int p = 0; p < 4; ++p)
+		{
+			kl_transform pose = random_pose(0.6, 1.5);
+			scene sc;
+			scene_init(&sc, &ma, &mb, pose);
+			int truth_count = 0;
+			uint8_t* truth = truth_pairs(&sc, 0.0, &truth_count);
+			for (int on = 0; on < 2; ++on)
+			{
+				kl_bvh_result r = run_query(t[on][0], t[on][1], pose, KL_BVH_ALL_PAIRS, KL_BVH_TRAVERSE_AUTO, 0.0f,
+											exact_leaf, &sc, pairs, na * nb);
+				assert_int_equal(r.pair_count, truth_count);
+				uint8_t* got = pair_map(pairs, r.pair_count, na, nb);
+				assert_memory_equal(got, truth, (size_t)na * nb);
+				free(got);
+			}
+			free(truth);
+			scene_free(&sc);
+		}
+		for (int on = 0; on < 2; ++on)
+		{
+			kl_bvh_destroy(t[on][0]);
+			kl_bvh_destroy(t[on][1]);
+		}
+	}
+	free(pairs);
+	free(plo);
+	free(phi);
+	mesh_free(&ma);
+	mesh_free(&mb);
+}
+
+/// B placed by a non-rigid affine map (scale and shear) through the 3×4 entry point: every traversal's
+/// exact pairs equal brute force on the same map (the realignment and the leaf pretest take any
+/// invertible matrix).
+static void test_affine_pose(void** state)
+{
+	(void)state;
+	test_mesh ma = make_sphere(10, 14, 1.0, 0.12, 0.08);
+	test_mesh mb = make_torus(14, 10, 0.7, 0.25, 0.15);
+	static const tree_config cfg[3] = {{2, 32, KL_BVH_BUILD_LONGEST_AXIS, false},
+									   {8, 26, KL_BVH_BUILD_BNG, false},
+									   {16, 46, KL_BVH_BUILD_BNG, true}};
+	int na = ma.tn, nb = mb.tn;
+	kl_bvh_pair* pairs = malloc(sizeof(kl_bvh_pair) * (size_t)na * nb);
+	int hits = 0;
+	for (int c = 0; c < 3; ++c)
+	{
+		kl_bvh* ta = build(&ma, cfg[c].width, cfg[c].k, cfg[c].builder, cfg[c].fp16, 3);
+		kl_bvh* tb = build(&mb, cfg[c].width, cfg[c].k, cfg[c].builder, cfg[c].fp16, 5);
+		for (int p = 0; p < 6; ++p)
+		{
+			kl_transform pose = random_pose(0.5, 1.4);
+			double R[3][3];
+			quat_matrix(pose.q, R);
+			double S[3][3] = {{1.3, 0.2, 0.0}, {0.0, 0.8, -0.15}, {0.1, 0.0, 1.1}};
+			float m34[12];
+			scene sc;
+			sc.a = &ma;
+			sc.b = &mb;
+			sc.ta = malloc(sizeof(*sc.ta) * (size_t)na);
+			sc.tb = malloc(sizeof(*sc.tb) * (size_t)nb);
+			sc.margin = 0.0;
+			double M[3][3];
+			for (int i = 0; i < 3; ++i)
+			{
+				for (int j = 0; j < 3; ++j)
+				{
+					double v = R[i][0] * S[0][j] + R[i][1] * S[1][j] + R[i][2] * S[2][j];
+					m34[4 * i + j] = (float)v;
+					M[i][j] = m34[4 * i + j];
+				}
+			}
+			m34[3] = pose.p.x, m34[7] = pose.p.y, m34[11] = pose.p.z;
+			for (int t = 0; t < na; ++t)
+			{
+				for (int j = 0; j < 3; ++j)
+				{
+					for (int k = 0; k < 3; ++k)
+					{
+						sc.ta[t][j][k] = ma.v[3 * ma.idx[3 * t + j] + k];
+					}
+				}
+			}
+			for (int t = 0; t < nb; ++t)
+			{
+				for (int j = 0; j < 3; ++j)
+				{
+					const float* v = mb.v + 3 * mb.idx[3 * t + j];
+					for (int k = 0; k < 3; ++k)
+					{
+						sc.tb[t][j][k] = M[k][0] * v[0] + M[k][1] * v[1] + M[k][2] * v[2] + m34[4 * k + 3];
+					}
+				}
+			}
+			int truth_count = 0;
+			uint8_t* truth = truth_pairs(&sc, 0.0, &truth_count);
+			hits += truth_count > 0 ? 1 : 0;
+			for (int tr = KL_BVH_TRAVERSE_SCALAR; tr <= KL_BVH_TRAVERSE_NVN; ++tr)
+			{
+				kl_bvh_query q = {KL_BVH_ALL_PAIRS, (kl_bvh_traversal)tr, 0.0f, exact_leaf, &sc, pairs, na * nb};
+				kl_bvh_result r;
+				assert_int_equal(kl_bvh_collide_m34(ta, tb, m34, &q, &r), KL_OK);
+				assert_int_equal(r.pair_count, truth_count);
+				uint8_t* got = pair_map(pairs, r.pair_count, na, nb);
+				assert_memory_equal(got, truth, (size_t)na * nb);
+				free(got);
+			}
+			free(truth);
+			scene_free(&sc);
+		}
+		kl_bvh_destroy(ta);
+		kl_bvh_destroy(tb);
+	}
+	assert_true(hits >= 3);
+	free(pairs);
+	mesh_free(&ma);
+	mesh_free(&mb);
+}
+
+/// A leaf test that itself runs a query (far apart: culled at the roots) before the exact test.
+typedef struct nested_ctx
+{
+	scene* s;
+	const kl_bvh* t;
+	int inner_queries;
+	bool inner_wrong;
+} nested_ctx;
+
+static bool nested_leaf(int ta, int tb, void* ctx)
+{
+	nested_ctx* n = ctx;
+	kl_transform far = kl_transform_identity();
+	far.p = kl_vec3(50.0f, 0.0f, 0.0f);
+	kl_bvh_query q = {KL_BVH_ALL_PAIRS, KL_BVH_TRAVERSE_1VN, 0.0f, NULL, NULL, NULL, 0};
+	kl_bvh_result r;
+	n->inner_wrong |= kl_bvh_collide(n->t, n->t, far, &q, &r) != KL_OK || r.hit || r.counters.bv_tests != 1;
+	n->inner_queries += 1;
+	return exact_leaf(ta, tb, n->s);
+}
+
+typedef struct thread_job
+{
+	const kl_bvh* a;
+	const kl_bvh* b;
+	const kl_transform* poses;
+	scene* scenes;
+	int count;
+	int* pair_counts;
+	int64_t* bv_tests;
+} thread_job;
+
+static void* thread_run(void* arg)
+{
+	thread_job* j = arg;
+	for (int rep = 0; rep < 3; ++rep)
+	{
+		for (int p = 0; p < j->count; ++p)
+		{
+			kl_bvh_query q = {KL_BVH_ALL_PAIRS, KL_BVH_TRAVERSE_AUTO, 0.0f, exact_leaf, &j->scenes[p], NULL, 0};
+			kl_bvh_result r;
+			kl_bvh_collide(j->a, j->b, j->poses[p], &q, &r);
+			j->pair_counts[p] = r.pair_count;
+			j->bv_tests[p] = r.counters.bv_tests;
+		}
+	}
+	return NULL;
+}
+
+/// The per-thread realignment cache: a query from inside a leaf test, and two threads querying the same
+/// trees at once, give the single-threaded answers.
+static void test_nested_and_threads(void** state)
+{
+	(void)state;
+	test_mesh ma = make_sphere(10, 14, 1.0, 0.12, 0.08);
+	test_mesh mb = make_torus(14, 10, 0.7, 0.25, 0.15);
+	kl_bvh* ta = build(&ma, 8, 26, KL_BVH_BUILD_BNG, false, 3);
+	kl_bvh* tb = build(&mb, 8, 26, KL_BVH_BUILD_BNG, false, 5);
+	enum
+	{
+		POSES = 12
+	};
+	kl_transform poses[POSES];
+	scene scenes[POSES];
+	int ref_pairs[POSES];
+	int64_t ref_bv[POSES];
+	int total = 0;
+	for (int p = 0; p < POSES; ++p)
+	{
+		poses[p] = random_pose(0.6, 1.6);
+		scene_init(&scenes[p], &ma, &mb, poses[p]);
+		kl_bvh_result r = run_query(ta, tb, poses[p], KL_BVH_ALL_PAIRS, KL_BVH_TRAVERSE_AUTO, 0.0f, exact_leaf,
+									&scenes[p], NULL, 0);
+		ref_pairs[p] = r.pair_count;
+		ref_bv[p] = r.counters.bv_tests;
+		total += r.pair_count;
+		nested_ctx n = {&scenes[p], tb, 0, false};
+		kl_bvh_result rn = run_query(ta, tb, poses[p], KL_BVH_ALL_PAIRS, KL_BVH_TRAVERSE_AUTO, 0.0f, nested_leaf, &n,
+									 NULL, 0);
+		assert_false(n.inner_wrong);
+		assert_int_equal(n.inner_queries, rn.counters.leaf_tests);
+		assert_int_equal(rn.pair_count, r.pair_count);
+		assert_int_equal(rn.counters.bv_tests, r.counters.bv_tests);
+	}
+	assert_true(total > 0);
+	int counts[2][POSES];
+	int64_t bv[2][POSES];
+	thread_job jobs[2];
+	pthread_t th[2];
+	for (int i = 0; i < 2; ++i)
+	{
+		jobs[i] = (thread_job){ta, tb, poses, scenes, POSES, counts[i], bv[i]};
+		assert_int_equal(pthread_create(&th[i], NULL, thread_run, &jobs[i]), 0);
+	}
+	for (int i = 0; i < 2; ++i)
+	{
+		pthread_join(th[i], NULL);
+		for (int p = 0; p < POSES; ++p)
+		{
+			assert_int_equal(counts[i][p], ref_pairs[p]);
+			assert_int_equal(bv[i][p], ref_bv[p]);
+		}
+	}
+	for (int p = 0; p < POSES; ++p)
+	{
+		scene_free(&scenes[p]);
+	}
+	kl_bvh_destroy(ta);
+	kl_bvh_destroy(tb);
+	mesh_free(&ma);
+	mesh_free(&mb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1099,7 +1401,8 @@ int main(void)
 		cmocka_unit_test(test_realign_conservative), cmocka_unit_test(test_builders),
 		cmocka_unit_test(test_bng_deterministic),	cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_traversal_overlap),	cmocka_unit_test(test_traversal_margin),
-		cmocka_unit_test(test_identity_and_far),
+		cmocka_unit_test(test_identity_and_far),	cmocka_unit_test(test_collapse),
+		cmocka_unit_test(test_affine_pose),			cmocka_unit_test(test_nested_and_threads),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
