@@ -3,6 +3,8 @@
 // SPDX-License-Identifier: MIT
 #include "collide_mesh.h"
 
+#include "bvh_ray.h"
+
 #include "contact_patches.h"
 #include "core.h"
 #include "gjk.h"
@@ -138,6 +140,44 @@ static const kl_tri_edges* triangle_edges(const kl_triangle_set* s, int tri, kl_
 	return edges;
 }
 
+/// Whether the segment from p (world) along unit u for length d stays inside the set's solid: no
+/// other surface of it crosses the segment's inner part. Tells a penetration (the overlap lies in
+/// both bodies) from a pair of faces a wall or a thread turn apart, which the two triangles alone
+/// cannot: their faces are opposite and overlap either way.
+static bool segment_inside(const kl_triangle_set* s, int tri, vec3s p, vec3s u, float d)
+{
+	vec3s lp = kl_inv_rotate(s->xf.q, glms_vec3_sub(p, s->xf.p));
+	vec3s lu = kl_inv_rotate(s->xf.q, u);
+	double origin[3] = {lp.x / s->scale.x, lp.y / s->scale.y, lp.z / s->scale.z};
+	double dir[3] = {lu.x / s->scale.x, lu.y / s->scale.y, lu.z / s->scale.z};
+	double hit = kl_bvh_ray(s->bvh, (const float*)s->vertices, s->indices, origin, dir, 0.05 * d, 0.95 * d, tri);
+	return hit > 0.95 * d;
+}
+
+/// Drops the deep contacts whose overlap is not inside both bodies (segment_inside); returns the
+/// count kept. Shallow ones need no check: nothing a slop deep can be a wall away.
+static int keep_true_penetrations(const kl_mesh_query* q, int tri_a, int tri_b, kl_tri_contact* c, int n)
+{
+	int kept = 0;
+	for (int i = 0; i < n; ++i)
+	{
+		float d = -c[i].separation;
+		bool ok = true;
+		if (d > 0.2f * KL_LINEAR_SLOP)
+		{
+			vec3s pa = glms_vec3_add(c[i].point, glms_vec3_scale(c[i].normal, 0.5f * d));
+			vec3s pb = glms_vec3_sub(c[i].point, glms_vec3_scale(c[i].normal, 0.5f * d));
+			ok = segment_inside(q->a, tri_a, pa, glms_vec3_negate(c[i].normal), d) &&
+				 segment_inside(q->b, tri_b, pb, c[i].normal, d);
+		}
+		if (ok)
+		{
+			c[kept++] = c[i];
+		}
+	}
+	return kept;
+}
+
 /// Leaf test: the triangle pair's contacts are appended; the pair counts when it gave any.
 static bool leaf_contacts(int tri_a, int tri_b, void* context)
 {
@@ -169,6 +209,7 @@ static bool leaf_contacts(int tri_a, int tri_b, void* context)
 		kl_tri_edges ea, eb;
 		n = kl_tri_contacts_with_edges(ta, triangle_edges(q->a, tri_a, &ea), tb, triangle_edges(q->b, tri_b, &eb),
 									   (uint32_t)tri_a, (uint32_t)tri_b, &q->config, out);
+		n = keep_true_penetrations(q, tri_a, tri_b, out, n);
 	}
 	q->count += n;
 	return n > 0;

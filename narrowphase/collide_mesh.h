@@ -7,7 +7,7 @@
 #include "manifold.h"
 
 /// Most manifolds (contact patches) one mesh pair keeps.
-#define KL_MESH_MAX_MANIFOLDS 4
+#define KL_MESH_MAX_MANIFOLDS 8
 
 /// A triangle set placed in the world: vertices in its own frame, scaled per axis, then xf.
 typedef struct kl_triangle_set

@@ -15,7 +15,7 @@ kl_patch_config kl_patch_config_default(void)
 	c.cos_angle = 0.93969262f; // cos 20°
 	c.weld_distance = 0.25f * KL_LINEAR_SLOP;
 	c.depth_band = 0.5f * KL_LINEAR_SLOP;
-	c.max_patches = 4;
+	c.max_patches = 8;
 	return c;
 }
 
@@ -81,16 +81,11 @@ typedef struct kl_patch
 	int count;
 } kl_patch;
 
-/// Patch i ranks before patch j: the deepest patch first (an impact on a rim must be held), then
-/// larger, then deeper, then earlier. Size before depth because a resting non-convex pair has
-/// many small patches where rims cross; the face that carries the weight gathers the most
-/// contacts, and losing it to a sideways sliver makes the body drop for a step.
-static bool kl_patch_before(const kl_patch* patches, int deepest, int i, int j)
+/// Patch i ranks before patch j: larger, then deeper, then earlier. Size first because a resting
+/// non-convex pair has many small patches where rims cross; the faces that carry the weight gather
+/// the most contacts, and losing one to a sideways sliver makes the body drop for a step.
+static bool kl_patch_before(const kl_patch* patches, int i, int j)
 {
-	if (i == deepest || j == deepest)
-	{
-		return i == deepest;
-	}
 	if (patches[i].count != patches[j].count)
 	{
 		return patches[i].count > patches[j].count;
@@ -330,17 +325,12 @@ int kl_contact_patches(kl_tri_contact* contacts, int count, const kl_patch_confi
 	// Keep the best-ranked patches, written in seed order.
 	int limit = config->max_patches < max_manifolds ? config->max_patches : max_manifolds;
 	bool keep[KL_PATCH_MAX_SEEDS];
-	int deepest = 0;
-	for (int s = 1; s < seed_count; ++s)
-	{
-		deepest = patches[s].min_separation < patches[deepest].min_separation ? s : deepest;
-	}
 	for (int s = 0; s < seed_count; ++s)
 	{
 		int rank = 0;
 		for (int t = 0; t < seed_count; ++t)
 		{
-			rank += t != s && kl_patch_before(patches, deepest, t, s);
+			rank += t != s && kl_patch_before(patches, t, s);
 		}
 		keep[s] = rank < limit;
 	}

@@ -23,7 +23,7 @@ typedef struct kl_patch_config
 	float depth_band;
 } kl_patch_config;
 
-/// cos_angle cos 20°, weld_distance KL_LINEAR_SLOP / 4, max_patches 4, depth_band KL_LINEAR_SLOP / 2.
+/// cos_angle cos 20°, weld_distance KL_LINEAR_SLOP / 4, max_patches 8, depth_band KL_LINEAR_SLOP / 2.
 kl_patch_config kl_patch_config_default(void);
 
 /// Builds the manifolds of one body pair from its raw triangle contacts.
@@ -36,9 +36,10 @@ kl_patch_config kl_patch_config_default(void);
 /// Steps: (1) seeds: walking the sorted contacts, one whose normal is within cos_angle of no seed
 /// becomes a seed (at most KL_PATCH_MAX_SEEDS); (2) every contact joins the seed its normal is
 /// closest to (ties: the earlier seed); (3) the patch normal is the renormalised mean of its
-/// contacts' normals; (4) patches are ranked by deepest separation, then by size, then by seed
-/// order, and the first min(max_patches, max_manifolds) are kept, written in seed order; (5) each
-/// kept patch's outline is found (2D convex hull in the plane of its normal, near-collinear and
+/// contacts' normals; (4) patches are ranked by size (contact count), then by deepest separation,
+/// then by seed order, and the first min(max_patches, max_manifolds) are kept, written in seed
+/// order; (5) each kept patch's points come from its contacts within depth_band of its deepest; its
+/// outline is found (2D convex hull in the plane of its normal, near-collinear and
 /// welded points dropped, plus the deepest contact when it lies clearly deeper inside), and reduced
 /// by kl_reduce_manifold_points along the normal; each chosen point takes the id of the first
 /// contact within weld_distance of it (see kl_patch_config). Reducing the outline rather than all
