@@ -63,9 +63,11 @@ static void usage(FILE* out)
 	fprintf(out,
 			"usage: kollide-collide A B --poses FILE [--query collide|contacts|distance] [--method bvh]\n"
 			"         [--threads T] [--builder bng|longest|median|middle] [--k 6|14|18|26|32|46]\n"
-			"         [--width 2|4|8] [--simd scalar|avx2] [--margin M] [--fp16] [--stats]\n"
+			"         [--width 2|4|8|16] [--simd auto|scalar] [--margin M] [--fp16] [--stats]\n"
 			"         [--heatmap PREFIX [--heatmap-value time|bv|tri|density]\n"
 			"          [--heatmap-stat mean|median|min|max|sd|mad] [--heatmap-iqr] [--heatmap-range LO:HI]]\n"
+			"Defaults: the engine's tree (8-ary, k = 26, BNG) with SIMD traversal where the CPU allows (AVX2;\n"
+			"AVX-512 for --width 16).\n"
 			"A, B: OBJ/STL/OFF/PLY files or gen:gear[:teeth], gen:rock[:frequency], gen:screw, gen:nut,\n"
 			"gen:bowl, gen:knot. The pose file holds one pose of B in A's frame per line: a row-major\n"
 			"4x4 matrix (16 numbers); blank lines and # comments are allowed, \"# rel=X\" starts a group.\n"
@@ -188,14 +190,17 @@ static bool parse_option(options* o, const char* name, const char* value)
 	}
 	else if (strcmp(name, "--width") == 0)
 	{
-		return parse_int(value, 2, 8, &o->build.width) &&
-			   (o->build.width == 2 || o->build.width == 4 || o->build.width == 8);
+		// Powers of two up to KL_BVH_MAX_WIDTH (16: the AVX-512 1-vs-16 kernels).
+		int w = 0;
+		if (!parse_int(value, 2, KL_BVH_MAX_WIDTH, &w) || (w & (w - 1)) != 0)
+			return false;
+		o->build.width = w;
 	}
 	else if (strcmp(name, "--simd") == 0)
 	{
 		if (strcmp(value, "scalar") == 0)
 			o->settings.traversal = KL_BVH_TRAVERSE_SCALAR;
-		else if (strcmp(value, "avx2") == 0)
+		else if (strcmp(value, "auto") == 0 || strcmp(value, "avx2") == 0) // "avx2": the older name of auto
 			o->settings.traversal = KL_BVH_TRAVERSE_AUTO;
 		else
 			return false;
@@ -220,8 +225,7 @@ static int parse_args(int argc, char** argv, options* o)
 {
 	memset(o, 0, sizeof(*o));
 	o->threads = 1;
-	o->build = kl_bvh_default_build_def();
-	o->build.k = 46;
+	o->build = kl_bvh_default_build_def(); // the engine's default tree, so the tool measures what bodies use
 	o->settings.traversal = KL_BVH_TRAVERSE_AUTO;
 	o->heat.value = KL_HEAT_TIME;
 	o->heat.stat = KL_HEAT_MEDIAN;
