@@ -52,7 +52,7 @@ typedef struct job
 static void usage(FILE* out)
 {
 	fprintf(out, "usage: kollide-poses A B -o FILE [--rel 0,0.2,0.4] [--count N (100)] [--seed S (1)] [--threads T]\n"
-				 "A, B: OBJ/STL/OFF files or gen:NAME[:N] as for kollide-collide. Writes N poses of B in A's frame\n"
+				 "A, B: OBJ/STL/OFF/PLY files or gen:NAME[:N] as for kollide-collide. Writes N poses of B in A's frame\n"
 				 "per relative distance rel (minimum distance rel * rA; rel 0 = barely penetrating).\n");
 }
 
