@@ -41,7 +41,8 @@ void kl_mesh_scratch_free(kl_mesh_scratch* scratch);
 /// Contacts between two triangle sets within `margin`, as at most max_manifolds manifolds (normals
 /// from a to b). Returns the manifold count. Solver fields are zero. When the sets' thicknesses
 /// are known, margin's fixed part (KL_SPECULATIVE_DISTANCE) shrinks to a quarter of the thinner
-/// set (at least KL_LINEAR_SLOP), and deeper than half of it a pair is not a contact.
+/// set, between KL_LINEAR_SLOP / 2 and KL_LINEAR_SLOP, and deeper than half of it a pair is not a
+/// contact.
 int kl_collide_triangle_sets(const kl_triangle_set* a, const kl_triangle_set* b, float margin,
 							 kl_mesh_scratch* scratch, kl_manifold* out, int max_manifolds);
 

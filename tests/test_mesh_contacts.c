@@ -201,12 +201,22 @@ static kl_mesh* gear_mesh(void)
 /// several turns and tilts. Where tooth rims cross rims, the face normals of the flanks point
 /// sideways with the depth of a whole triangle; the rim-against-rim axis (tri_edge.h) must win,
 /// or the gear sinks and jitters (it sank ~6 mm, then fell through, before that axis existed).
+/// Settling may include a slow turn of a few degrees until the upper gear's tooth rims, 0.1 mm below
+/// the lower gear's face (the soft contact's resting depth), lean on the lower teeth's rims; so rest
+/// is checked over the last 3 s of 12.
 static void test_gear_rests_on_gear(void** state)
 {
 	(void)state;
 	kl_mesh* mesh = gear_mesh();
 	const float turns[4][2] = {{0.0f, 0.0f}, {0.1f, 0.0f}, {0.7f, 0.5f}, {1.3f, 0.05f}};
-	for (int c = 0; c < 4; ++c)
+#if defined(__SANITIZE_ADDRESS__) || !defined(__OPTIMIZE__)
+	const int cases = 2; // sanitizer and unoptimised builds: the flat and the tilted drop only
+	const int first = 1;
+#else
+	const int cases = 4;
+	const int first = 0;
+#endif
+	for (int c = first; c < first + cases; ++c)
 	{
 		kl_world_def wd = kl_default_world_def();
 		wd.enable_sleep = false;
@@ -218,27 +228,32 @@ static void test_gear_rests_on_gear(void** state)
 		versors spin = glms_quatv(turns[c][0], kl_vec3(0.0f, 0.0f, 1.0f));
 		versors tilt = glms_quatv(turns[c][1], kl_vec3(1.0f, 0.0f, 0.0f));
 		kl_body_id gear = add_mesh_body(world, mesh, kl_vec3(0.01f, 0.005f, 0.03f), glms_quat_mul(tilt, spin));
-		float z_at_3s = 0.0f, lowest = 1.0f;
-		vec3s p_at_3s = kl_vec3(0.0f, 0.0f, 0.0f);
-		for (int step = 0; step < 360; ++step)
+		float lowest = 1.0f;
+		vec3s p_at_9s = kl_vec3(0.0f, 0.0f, 0.0f);
+		versors q_at_9s = glms_quat_identity();
+		for (int step = 0; step < 720; ++step)
 		{
 			assert_int_equal(kl_world_step(world, 1.0f / 60.0f, 4), KL_OK);
 			lowest = fminf(lowest, kl_body_get_position(gear).z);
-			if (step == 179)
+			if (step == 539)
 			{
-				p_at_3s = kl_body_get_position(gear);
-				z_at_3s = p_at_3s.z;
+				p_at_9s = kl_body_get_position(gear);
+				q_at_9s = kl_body_get_rotation(gear);
 			}
 		}
 		vec3s p = kl_body_get_position(gear);
 		vec3s v = kl_body_get_linear_velocity(gear);
-		vec3s up = kl_rotate(kl_body_get_rotation(gear), kl_vec3(0.0f, 0.0f, 1.0f));
-		print_message("gear case %d: z %.5f at 3 s, %.5f at 6 s, lowest %.5f, moved %.2e, |v| %.2e, tilt %.4f\n", c,
-					  (double)z_at_3s, (double)p.z, (double)lowest, (double)glms_vec3_distance(p, p_at_3s),
-					  (double)glms_vec3_norm(v), (double)acosf(fminf(1.0f, up.z)));
+		versors q = kl_body_get_rotation(gear);
+		float turned = 2.0f * acosf(fminf(1.0f, fabsf(glms_quat_dot(q, q_at_9s))));
+		vec3s up = kl_rotate(q, kl_vec3(0.0f, 0.0f, 1.0f));
+		print_message("gear case %d: z %.5f at 9 s, %.5f at 12 s, lowest %.5f, moved %.2e m and %.2e rad, |v| %.2e, "
+					  "tilt %.4f\n",
+					  c, (double)p_at_9s.z, (double)p.z, (double)lowest, (double)glms_vec3_distance(p, p_at_9s),
+					  (double)turned, (double)glms_vec3_norm(v), (double)acosf(fminf(1.0f, up.z)));
 		assert_near(p.z, 0.02f, 0.5e-3f);						 // on the base's face, not sunk
 		assert_true(lowest > 0.02f - 2.0e-3f);					 // never sank through on the way
-		assert_true(glms_vec3_distance(p, p_at_3s) < 0.2e-3f); // no creep, no jitter
+		assert_true(glms_vec3_distance(p, p_at_9s) < 0.2e-3f); // no creep, no jitter
+		assert_true(turned < 2.0e-3f);							 // at rest in yaw too
 		assert_true(glms_vec3_norm(v) < 5.0e-3f);
 		assert_true(up.z > cosf(0.02f)); // lies flat
 		kl_destroy_world(world);

@@ -321,12 +321,27 @@ static kl_transform shape_transform(const kl_world* world, const kl_shape* shape
 /// bodies will meet (ghost contacts), and continuous collision is the better tool.
 #define KL_MAX_SPECULATIVE_DISTANCE 0.25f
 
+/// Speed bound of the shape's points from the body's spin: |ω| times half the bounds' diagonal.
+static float spin_reach(const kl_world* world, int body, int shape)
+{
+	kl_aabb box = world->shapes[shape].aabb;
+	float radius = 0.5f * glms_vec3_norm(glms_vec3_sub(box.upper, box.lower));
+	return glms_vec3_norm(world->states[body].angular_velocity) * radius;
+}
+
 /// How far apart points may be and still matter this step: the slop band plus the closing the
 /// bodies' linear velocities and gravity can do within dt.
 static float speculative_distance(const kl_world* world, const kl_contact* c, float dt)
 {
 	vec3s dv = glms_vec3_sub(world->states[c->body_b].linear_velocity, world->states[c->body_a].linear_velocity);
 	float closing = dt * (glms_vec3_norm(dv) + dt * glms_vec3_norm(world->def.gravity));
+	if (c->flags & KL_CONTACT_MESH)
+	{
+		// Mesh pairs keep a thin fixed band (collide_mesh.c), so the rim of a spinning body, which
+		// moves faster than its centre (a gear tipping over as it lands, a part thrown out of a
+		// pile), must be covered by the closing part.
+		closing += dt * (spin_reach(world, c->body_a, c->shape_a) + spin_reach(world, c->body_b, c->shape_b));
+	}
 	return KL_SPECULATIVE_DISTANCE + fminf(closing, KL_MAX_SPECULATIVE_DISTANCE);
 }
 
