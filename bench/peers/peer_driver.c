@@ -78,42 +78,6 @@ static int parse_args(int argc, char** argv, const kl_peer_backend* backend, pee
 	return 0;
 }
 
-static int cmp_double(const void* x, const void* y)
-{
-	double a = *(const double*)x, b = *(const double*)y;
-	return (a > b) - (a < b);
-}
-
-static double median_sorted(const double* v, int n)
-{
-	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-/// mean, median, min, max, SD and MAD of µs per query in one group (kollide-collide's statistics).
-static void print_group_stats(const char* name, double* us, int n)
-{
-	double sum = 0.0;
-	for (int i = 0; i < n; ++i)
-	{
-		sum += us[i];
-	}
-	double mean = sum / n, var = 0.0;
-	for (int i = 0; i < n; ++i)
-	{
-		var += (us[i] - mean) * (us[i] - mean);
-	}
-	qsort(us, (size_t)n, sizeof(double), cmp_double);
-	double median = median_sorted(us, n);
-	double min = us[0], max = us[n - 1];
-	for (int i = 0; i < n; ++i)
-	{
-		us[i] = fabs(us[i] - median);
-	}
-	qsort(us, (size_t)n, sizeof(double), cmp_double);
-	printf("group %s n=%d mean_us=%.3f median_us=%.3f min_us=%.3f max_us=%.3f sd_us=%.3f mad_us=%.3f\n", name, n,
-		   mean, median, min, max, n > 1 ? sqrt(var / (n - 1)) : 0.0, median_sorted(us, n));
-}
-
 static bool print_results(const peer_options* o, const kl_pose_file* poses, const bool* hits, const double* seconds)
 {
 	double* us = malloc(sizeof(double) * (size_t)poses->count);
@@ -139,15 +103,15 @@ static bool print_results(const peer_options* o, const kl_pose_file* poses, cons
 		}
 		if (n > 0)
 		{
-			print_group_stats(poses->group_names[g], us, n);
+			kl_pair_print_group_stats(poses->group_names[g], us, n);
 		}
 	}
 	for (int i = 0; i < poses->count; ++i)
 	{
 		us[i] = 1e6 * seconds[i];
 	}
-	qsort(us, (size_t)poses->count, sizeof(double), cmp_double);
-	printf("queries=%d median_us=%.3f mean_us=%.3f\n", poses->count, median_sorted(us, poses->count),
+	kl_pair_sort(us, poses->count);
+	printf("queries=%d median_us=%.3f mean_us=%.3f\n", poses->count, kl_pair_median_sorted(us, poses->count),
 		   sum / poses->count);
 	free(us);
 	return true;

@@ -16,17 +16,6 @@ const char* const kl_heat_stat_names[KL_HEAT_STAT_COUNT] = {"mean", "median", "m
 /// Vertices that get no sample are drawn in this grey (not on the colour map).
 static const uint8_t kl_heat_grey[3] = {150, 150, 150};
 
-static int cmp_double(const void* x, const void* y)
-{
-	double a = *(const double*)x, b = *(const double*)y;
-	return (a > b) - (a < b);
-}
-
-static double median_sorted(const double* v, int n)
-{
-	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 /// Quantile q of sorted values, linear between order statistics.
 static double quantile_sorted(const double* v, int n, double q)
 {
@@ -57,8 +46,8 @@ double kl_heat_statistic(double* v, int n, kl_heat_stat stat)
 		}
 		return n > 1 ? sqrt(var / (n - 1)) : 0.0;
 	}
-	qsort(v, (size_t)n, sizeof(double), cmp_double);
-	double median = median_sorted(v, n);
+	kl_pair_sort(v, n);
+	double median = kl_pair_median_sorted(v, n);
 	if (stat != KL_HEAT_MAD)
 	{
 		return stat == KL_HEAT_MEDIAN ? median : stat == KL_HEAT_MIN ? v[0] : v[n - 1];
@@ -67,8 +56,8 @@ double kl_heat_statistic(double* v, int n, kl_heat_stat stat)
 	{
 		v[i] = fabs(v[i] - median);
 	}
-	qsort(v, (size_t)n, sizeof(double), cmp_double);
-	return median_sorted(v, n);
+	kl_pair_sort(v, n);
+	return kl_pair_median_sorted(v, n);
 }
 
 static double sample_value(const kl_heat_sample* s, kl_heat_value value)
@@ -116,7 +105,7 @@ static bool select_samples(const kl_heat_sample* samples, int count, const kl_he
 		{
 			continue; // quartiles of fewer values fence nothing meaningful
 		}
-		qsort(v, (size_t)n, sizeof(double), cmp_double);
+		kl_pair_sort(v, n);
 		double q1 = quantile_sorted(v, n, 0.25), q3 = quantile_sorted(v, n, 0.75);
 		double lo = q1 - 1.5 * (q3 - q1), hi = q3 + 1.5 * (q3 - q1);
 		for (int i = 0; i < count; ++i)

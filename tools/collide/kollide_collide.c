@@ -360,42 +360,6 @@ static bool run_all(const options* o, const kl_pair_model* a, const kl_pair_mode
 	return ok;
 }
 
-static int cmp_double(const void* x, const void* y)
-{
-	double a = *(const double*)x, b = *(const double*)y;
-	return (a > b) - (a < b);
-}
-
-static double median_sorted(const double* v, int n)
-{
-	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-/// mean, median, min, max, SD and MAD (median absolute deviation) of µs per query in one group.
-static void print_group_stats(const char* name, double* us, int n)
-{
-	double sum = 0.0;
-	for (int i = 0; i < n; ++i)
-	{
-		sum += us[i];
-	}
-	double mean = sum / n, var = 0.0;
-	for (int i = 0; i < n; ++i)
-	{
-		var += (us[i] - mean) * (us[i] - mean);
-	}
-	qsort(us, (size_t)n, sizeof(double), cmp_double);
-	double median = median_sorted(us, n);
-	double min = us[0], max = us[n - 1];
-	for (int i = 0; i < n; ++i)
-	{
-		us[i] = fabs(us[i] - median);
-	}
-	qsort(us, (size_t)n, sizeof(double), cmp_double);
-	printf("group %s n=%d mean_us=%.3f median_us=%.3f min_us=%.3f max_us=%.3f sd_us=%.3f mad_us=%.3f\n", name, n,
-		   mean, median, min, max, n > 1 ? sqrt(var / (n - 1)) : 0.0, median_sorted(us, n));
-}
-
 static void print_results(const options* o, const kl_pose_file* poses, const pose_result* results,
 						  const kl_heat_summary* heat)
 {
@@ -438,7 +402,7 @@ static void print_results(const options* o, const kl_pose_file* poses, const pos
 			}
 			if (n > 0)
 			{
-				print_group_stats(poses->group_names[g], us, n);
+				kl_pair_print_group_stats(poses->group_names[g], us, n);
 			}
 		}
 	}
@@ -452,8 +416,8 @@ static void print_results(const options* o, const kl_pose_file* poses, const pos
 			   kl_heat_value_names[o->heat.value], kl_heat_stat_names[o->heat.stat], o->heat.iqr ? 1 : 0, heat->lo,
 			   heat->hi, heat->removed, heat->vertices_a, heat->vertices_b);
 	}
-	qsort(us, (size_t)poses->count, sizeof(double), cmp_double);
-	printf("queries=%d median_us=%.3f mean_us=%.3f\n", poses->count, median_sorted(us, poses->count),
+	kl_pair_sort(us, poses->count);
+	printf("queries=%d median_us=%.3f mean_us=%.3f\n", poses->count, kl_pair_median_sorted(us, poses->count),
 		   sum / poses->count);
 	free(us);
 }

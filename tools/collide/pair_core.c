@@ -1108,3 +1108,43 @@ void kl_pose_file_free(kl_pose_file* f)
 	free(f->group_names);
 	memset(f, 0, sizeof(*f));
 }
+
+static int kl_pair_cmp_double(const void* x, const void* y)
+{
+	double a = *(const double*)x, b = *(const double*)y;
+	return (a > b) - (a < b);
+}
+
+void kl_pair_sort(double* v, int n)
+{
+	qsort(v, (size_t)n, sizeof(double), kl_pair_cmp_double);
+}
+
+double kl_pair_median_sorted(const double* v, int n)
+{
+	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+void kl_pair_print_group_stats(const char* name, double* us, int n)
+{
+	double sum = 0.0;
+	for (int i = 0; i < n; ++i)
+	{
+		sum += us[i];
+	}
+	double mean = sum / n, var = 0.0;
+	for (int i = 0; i < n; ++i)
+	{
+		var += (us[i] - mean) * (us[i] - mean);
+	}
+	kl_pair_sort(us, n);
+	double median = kl_pair_median_sorted(us, n);
+	double min = us[0], max = us[n - 1];
+	for (int i = 0; i < n; ++i)
+	{
+		us[i] = fabs(us[i] - median);
+	}
+	kl_pair_sort(us, n);
+	printf("group %s n=%d mean_us=%.3f median_us=%.3f min_us=%.3f max_us=%.3f sd_us=%.3f mad_us=%.3f\n", name, n,
+		   mean, median, min, max, n > 1 ? sqrt(var / (n - 1)) : 0.0, kl_pair_median_sorted(us, n));
+}

@@ -151,3 +151,12 @@ void kl_pose_file_free(kl_pose_file* file);
 
 /// Monotonic clock in seconds.
 double kl_pair_now(void);
+
+/// Sorts n doubles ascending.
+void kl_pair_sort(double* v, int n);
+/// The median of n >= 1 sorted values.
+double kl_pair_median_sorted(const double* v, int n);
+/// Prints the statistics line of one pose group, `group NAME n= mean_us= median_us= min_us= max_us=
+/// sd_us= mad_us=` (MAD: median absolute deviation), as kollide-collide and the peers print it.
+/// Reorders us.
+void kl_pair_print_group_stats(const char* name, double* us, int n);
