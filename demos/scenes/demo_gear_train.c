@@ -73,8 +73,9 @@ static bool create(kl_world_id world, void** state)
 	{
 		return false;
 	}
-	// The frame: a static plate behind the gears that holds both axles.
-	kl_body_id frame = kl_demo_add_body(world, KL_BODY_STATIC, kl_vec3(0.09f, 0.05f, k_axle_height),
+	// The frame: a static plate behind the gears (on the side away from the viewer's default camera)
+	// that holds both axles.
+	kl_body_id frame = kl_demo_add_body(world, KL_BODY_STATIC, kl_vec3(0.09f, -0.05f, k_axle_height),
 										glms_quat_identity());
 	kl_shape_def sd = kl_default_shape_def();
 	if (KL_IS_NULL(frame) || KL_IS_NULL(kl_create_box_shape(frame, &sd, kl_vec3(0.25f, 0.01f, 0.18f))) ||
