@@ -64,5 +64,6 @@ static bool create(kl_world_id world, void** state)
 const kl_scene kl_scene_bowl_stack = {
 	.name = "bowl_stack",
 	.description = "five bowls (1.2k triangles each) drop off-centre and nest into a stack",
+	.benchmark_steps = 240, ///< the drops and the nesting (kollide-bench --scene library)
 	.create = create,
 };

@@ -149,5 +149,6 @@ static bool create(kl_world_id world, void** state)
 const kl_scene kl_scene_mesh_pile = {
 	.name = "mesh_pile",
 	.description = "30 non-convex meshes (gears, nuts, knots, bowls, L bars) fall into a bin and settle",
+	.benchmark_steps = 360, ///< the fall and the settling (kollide-bench --scene library)
 	.create = create,
 };
