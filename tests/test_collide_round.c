@@ -504,6 +504,7 @@ static void expect_sphere_box(vec3s c_local, float r, vec3s h, float* separation
 		return;
 	}
 	float depth = FLT_MAX;
+	*n_local = kl_vec3(0, 0, 1); // overwritten: some axis is always the shallowest
 	for (int k = 0; k < 3; ++k)
 	{
 		float dk = h.raw[k] - fabsf(c_local.raw[k]);
