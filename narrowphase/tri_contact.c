@@ -269,8 +269,8 @@ static int kl_crossing_contacts(const vec3s a[3], const vec3s b[3], const kl_d3 
 	// band of overlap (a tilted gear on a gear, where the rim axis falls outside the edges' arcs),
 	// whose way out is across the band, not the depth of a whole triangle sideways. The faces
 	// beyond the rims carry that contact.
-	double length = sqrt(kl_d3_dot(kl_d3_sub(kl_d3_rel(ends[1], origin), kl_d3_rel(ends[0], origin)),
-								   kl_d3_sub(kl_d3_rel(ends[1], origin), kl_d3_rel(ends[0], origin))));
+	kl_d3 line = kl_d3_sub(kl_d3_rel(ends[1], origin), kl_d3_rel(ends[0], origin));
+	double length = sqrt(kl_d3_dot(line, line));
 	if (depth > 8.0 * length + 0.2 * KL_LINEAR_SLOP)
 	{
 		return 0;
