@@ -4,6 +4,7 @@
 #include "collide_mesh.h"
 
 #include "bvh_ray.h"
+#include "vertex_contacts.h"
 
 #include "contact_patches.h"
 #include "core.h"
@@ -22,6 +23,9 @@ typedef struct kl_mesh_query
 	int round_side;
 	float radius;
 	kl_mesh_scratch* scratch; ///< contacts go to scratch->contacts
+	/// Mesh against mesh: the leaves only gather candidate pairs (scratch->pairs); the contacts come
+	/// from vertex_contacts.h after the walk.
+	bool collect_pairs;
 	int count;
 	bool failed;
 } kl_mesh_query;
@@ -32,22 +36,29 @@ void kl_mesh_scratch_free(kl_mesh_scratch* scratch)
 	{
 		kl_free(scratch->contacts);
 		kl_free(scratch->points);
+		kl_free(scratch->pairs);
+		kl_free(scratch->pierces);
+		for (int side = 0; side < 2; ++side)
+		{
+			kl_free(scratch->slots[side]);
+			kl_free(scratch->touched[side]);
+		}
 		memset(scratch, 0, sizeof(*scratch));
 	}
 }
 
-static vec3s world_vertex(const kl_triangle_set* s, int32_t index)
+vec3s kl_set_vertex(const kl_triangle_set* s, int32_t index)
 {
 	vec3s v = s->vertices[index];
 	return kl_transform_point(s->xf, kl_vec3(v.x * s->scale.x, v.y * s->scale.y, v.z * s->scale.z));
 }
 
-static void world_triangle(const kl_triangle_set* s, int tri, vec3s out[3])
+void kl_set_triangle(const kl_triangle_set* s, int tri, vec3s out[3])
 {
 	const int32_t* t = s->indices + 3 * tri;
 	for (int k = 0; k < 3; ++k)
 	{
-		out[k] = world_vertex(s, t[k]);
+		out[k] = kl_set_vertex(s, t[k]);
 	}
 }
 
@@ -120,8 +131,7 @@ static int round_contact(const kl_mesh_query* q, const vec3s ta[3], const vec3s 
 	return n;
 }
 
-/// Triangle tri's neighbours across its edges, placed like its vertices.
-static const kl_tri_edges* triangle_edges(const kl_triangle_set* s, int tri, kl_tri_edges* edges)
+const kl_tri_edges* kl_set_triangle_edges(const kl_triangle_set* s, int tri, kl_tri_edges* edges)
 {
 	if (s->opposite == NULL)
 	{
@@ -133,7 +143,7 @@ static const kl_tri_edges* triangle_edges(const kl_triangle_set* s, int tri, kl_
 		int32_t o = s->opposite[3 * tri + k];
 		if (o >= 0)
 		{
-			edges->opposite[k] = world_vertex(s, o);
+			edges->opposite[k] = kl_set_vertex(s, o);
 			edges->known |= (uint8_t)(1u << k);
 		}
 	}
@@ -178,11 +188,47 @@ static int keep_true_penetrations(const kl_mesh_query* q, int tri_a, int tri_b, 
 	return kept;
 }
 
-/// Leaf test: the triangle pair's contacts are appended; the pair counts when it gave any.
+/// keep_true_penetrations for the edge contacts of kl_vertex_contacts (the vertex contacts measure
+/// to the nearest surface, which is never a wall away).
+static int keep_true_edge_penetrations(const kl_mesh_query* q, kl_tri_contact* c, int n)
+{
+	int kept = 0;
+	for (int i = 0; i < n; ++i)
+	{
+		if (c[i].kind != KL_TRI_CONTACT_EDGE ||
+			keep_true_penetrations(q, (int)c[i].tri_a, (int)c[i].tri_b, c + i, 1) == 1)
+		{
+			c[kept++] = c[i];
+		}
+	}
+	return kept;
+}
+
+/// Leaf test: mesh against mesh gathers the candidate pair (vertex_contacts.h makes the contacts
+/// after the walk); a round shape's core against a triangle appends its contacts at once.
 static bool leaf_contacts(int tri_a, int tri_b, void* context)
 {
 	kl_mesh_query* q = context;
 	kl_mesh_scratch* s = q->scratch;
+	if (q->collect_pairs)
+	{
+		if (s->pair_count == s->pair_capacity)
+		{
+			int capacity = s->pair_capacity > 0 ? 2 * s->pair_capacity : 256;
+			kl_tri_pair* grown = kl_realloc(s->pairs, (size_t)capacity, sizeof(kl_tri_pair));
+			if (grown == NULL)
+			{
+				q->failed = true;
+				return false;
+			}
+			s->pairs = grown;
+			s->pair_capacity = capacity;
+		}
+		s->pairs[s->pair_count].a = tri_a;
+		s->pairs[s->pair_count].b = tri_b;
+		s->pair_count++;
+		return true;
+	}
 	if (q->count + KL_TRI_MAX_CONTACTS > s->contact_capacity)
 	{
 		int capacity = s->contact_capacity > 0 ? 2 * s->contact_capacity : 256;
@@ -197,20 +243,9 @@ static bool leaf_contacts(int tri_a, int tri_b, void* context)
 	}
 	kl_tri_contact* out = s->contacts + q->count;
 	vec3s ta[3], tb[3];
-	world_triangle(q->a, tri_a, ta);
-	world_triangle(q->b, tri_b, tb);
-	int n;
-	if (q->round_side != 0)
-	{
-		n = round_contact(q, ta, tb, tri_a, tri_b, out);
-	}
-	else
-	{
-		kl_tri_edges ea, eb;
-		n = kl_tri_contacts_with_edges(ta, triangle_edges(q->a, tri_a, &ea), tb, triangle_edges(q->b, tri_b, &eb),
-									   (uint32_t)tri_a, (uint32_t)tri_b, &q->config, out);
-		n = keep_true_penetrations(q, tri_a, tri_b, out, n);
-	}
+	kl_set_triangle(q->a, tri_a, ta);
+	kl_set_triangle(q->b, tri_b, tb);
+	int n = round_contact(q, ta, tb, tri_a, tri_b, out);
 	q->count += n;
 	return n > 0;
 }
@@ -235,8 +270,8 @@ static void relative_m34(const kl_triangle_set* a, const kl_triangle_set* b, flo
 	}
 }
 
-static int collide_sets(const kl_triangle_set* a, const kl_triangle_set* b, float margin, int round_side,
-						float radius, kl_mesh_scratch* scratch, kl_manifold* out, int max_manifolds)
+static int collide_sets(const kl_triangle_set* a, const kl_triangle_set* b, float margin,
+						const kl_vertex_motion* motion, int round_side, float radius, kl_mesh_scratch* scratch, kl_manifold* out, int max_manifolds)
 {
 	if (scratch == NULL)
 	{
@@ -280,7 +315,21 @@ static int collide_sets(const kl_triangle_set* a, const kl_triangle_set* b, floa
 	kl_bvh_query query = {KL_BVH_ALL_PAIRS, KL_BVH_TRAVERSE_AUTO, margin / smallest, leaf_contacts, &q, NULL, 0};
 	kl_bvh_result result;
 	int manifolds = 0;
-	if (kl_bvh_collide_m34(a->bvh, b->bvh, m34, &query, &result) == KL_OK && !q.failed && q.count > 0)
+	q.collect_pairs = round_side == 0;
+	scratch->pair_count = 0;
+	kl_result walked = kl_bvh_collide_m34(a->bvh, b->bvh, m34, &query, &result);
+	if (walked == KL_OK && q.collect_pairs && !q.failed)
+	{
+		// Without the bodies' motion, the whole margin applies in every direction.
+		kl_vertex_motion still;
+		memset(&still, 0, sizeof(still));
+		still.reach = q.config.margin;
+		q.count = kl_vertex_contacts(a, b, scratch->pairs, scratch->pair_count, &q.config,
+									 motion != NULL ? motion : &still, scratch, 0);
+		q.failed = q.count < 0;
+		q.count = q.failed ? 0 : keep_true_edge_penetrations(&q, scratch->contacts, q.count);
+	}
+	if (walked == KL_OK && !q.failed && q.count > 0)
 	{
 		int need = 3 * q.count + 2;
 		if (need > scratch->point_capacity)
@@ -300,15 +349,16 @@ static int collide_sets(const kl_triangle_set* a, const kl_triangle_set* b, floa
 }
 
 int kl_collide_triangle_sets(const kl_triangle_set* a, const kl_triangle_set* b, float margin,
-							 kl_mesh_scratch* scratch, kl_manifold* out, int max_manifolds)
+							 const kl_vertex_motion* motion, kl_mesh_scratch* scratch, kl_manifold* out,
+							 int max_manifolds)
 {
-	return collide_sets(a, b, margin, 0, 0.0f, scratch, out, max_manifolds);
+	return collide_sets(a, b, margin, motion, 0, 0.0f, scratch, out, max_manifolds);
 }
 
 int kl_collide_round_triangle_set(const kl_triangle_set* a, const kl_triangle_set* b, bool round_is_a, float radius,
 								  float margin, kl_mesh_scratch* scratch, kl_manifold* out, int max_manifolds)
 {
-	return collide_sets(a, b, margin, round_is_a ? 1 : 2, radius, scratch, out, max_manifolds);
+	return collide_sets(a, b, margin, NULL, round_is_a ? 1 : 2, radius, scratch, out, max_manifolds);
 }
 
 int kl_collide_plane_triangle_set(kl_plane plane, kl_transform xf_a, const kl_triangle_set* b, float margin,
@@ -324,7 +374,7 @@ int kl_collide_plane_triangle_set(kl_plane plane, kl_transform xf_a, const kl_tr
 	int count = 0;
 	for (int i = 0; i < b->vertex_count; ++i)
 	{
-		vec3s p = world_vertex(b, i);
+		vec3s p = kl_set_vertex(b, i);
 		float s = glms_vec3_dot(n, p) - offset;
 		if (s > margin)
 		{

@@ -5,9 +5,10 @@
 
 #include "bvh.h"
 #include "manifold.h"
+#include "tri_contact.h"
 
 /// Most manifolds (contact patches) one mesh pair keeps.
-#define KL_MESH_MAX_MANIFOLDS 8
+#define KL_MESH_MAX_MANIFOLDS 16
 
 /// A triangle set placed in the world: vertices in its own frame, scaled per axis, then xf.
 typedef struct kl_triangle_set
@@ -19,12 +20,42 @@ typedef struct kl_triangle_set
 	/// 3 per triangle: the vertex across each edge (tri_adjacency.h), or NULL when unknown. With
 	/// it, rims crossing rims find their true way out (kl_tri_contacts_with_edges).
 	const int32_t* opposite;
+	/// Per vertex, its angle-weighted pseudo-normal (tri_adjacency.h), unscaled frame; NULL when
+	/// unknown (then the set gives no vertex contacts, only its triangles' edge contacts).
+	const vec3s* vertex_normals;
+	/// Per vertex, the cosine of its normal cone's half-angle (tri_adjacency.h); with vertex_normals.
+	const float* vertex_cone_cos;
 	/// Smallest extent of the set's bounds (scaled), 0 when unknown. Deeper than half the thinner
 	/// set's thickness a face pair is the far side of a body, not a contact.
 	float thickness;
 	vec3s scale;
 	kl_transform xf;
 } kl_triangle_set;
+
+/// The bodies' motion over the step, which the mesh contacts must cover (kl_vertex_contacts): a
+/// triangle pair whose gap along either face normal exceeds how far its vertices can travel relative
+/// to the other body (their relative speed there times dt, in any direction) plus `reach` cannot
+/// touch this step and is skipped; so are vertices that far from a face's plane. Measuring the
+/// speed at the triangles, not a bound over the whole body (|ω| times its radius), keeps a
+/// tumbling body from pulling every triangle pair of its neighbours into reach. `reach` covers what
+/// first order misses: the fixed band, gravity, and the curving of spinning points. The contacts'
+/// margin stays the bound on their separation.
+typedef struct kl_vertex_motion
+{
+	vec3s velocity[2];		   ///< linear velocity of body a's and body b's centre of mass
+	vec3s angular_velocity[2]; ///< world
+	vec3s center[2];		   ///< world centre of mass
+	float dt;
+	float reach;
+} kl_vertex_motion;
+
+/// Vertex i of the set, placed in the world.
+vec3s kl_set_vertex(const kl_triangle_set* s, int32_t i);
+/// Triangle tri of the set, placed in the world.
+void kl_set_triangle(const kl_triangle_set* s, int tri, vec3s out[3]);
+/// Triangle tri's neighbours across its edges, placed like its vertices; NULL when the set has no
+/// adjacency.
+const kl_tri_edges* kl_set_triangle_edges(const kl_triangle_set* s, int tri, kl_tri_edges* edges);
 
 /// Working memory of the mesh queries, grown on demand and reused (one per worker thread, so the
 /// step allocates nothing once warm). Zero-initialise; free with kl_mesh_scratch_free.
@@ -34,6 +65,18 @@ typedef struct kl_mesh_scratch
 	int contact_capacity;
 	kl_manifold_point* points;
 	int point_capacity;
+	struct kl_tri_pair* pairs; ///< candidate triangle pairs of the current query
+	int pair_count;
+	int pair_capacity;
+	/// Per side, per vertex: the nearest surface point found so far (vertex_contacts.c).
+	struct kl_vertex_slot* slots[2];
+	int32_t* touched[2]; ///< the vertices with a slot in use, in the order first offered
+	int slot_capacity[2];
+	int touched_count[2];
+	uint32_t generation; ///< slots stamped with another generation are free
+	struct kl_pierce* pierces; ///< where edges cross the other set's faces (vertex_contacts.c)
+	int pierce_count;
+	int pierce_capacity;
 } kl_mesh_scratch;
 
 void kl_mesh_scratch_free(kl_mesh_scratch* scratch);
@@ -43,8 +86,11 @@ void kl_mesh_scratch_free(kl_mesh_scratch* scratch);
 /// are known, margin's fixed part (KL_SPECULATIVE_DISTANCE) shrinks to a quarter of the thinner
 /// set, between KL_LINEAR_SLOP / 2 and KL_LINEAR_SLOP, and deeper than half of it a pair is not a
 /// contact.
+/// motion (may be NULL: margin applies everywhere) gives the bodies' velocities: then the part of the
+/// margin that covers their motion applies only where points approach (kl_vertex_motion).
 int kl_collide_triangle_sets(const kl_triangle_set* a, const kl_triangle_set* b, float margin,
-							 kl_mesh_scratch* scratch, kl_manifold* out, int max_manifolds);
+							 const kl_vertex_motion* motion, kl_mesh_scratch* scratch, kl_manifold* out,
+							 int max_manifolds);
 
 /// A sphere or capsule against a triangle set: the round shape is given as a set holding its core
 /// (one degenerate triangle: the centre, or the segment) and its radius; contacts where the surface

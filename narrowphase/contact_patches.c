@@ -15,7 +15,7 @@ kl_patch_config kl_patch_config_default(void)
 	c.cos_angle = 0.93969262f; // cos 20°
 	c.weld_distance = 0.25f * KL_LINEAR_SLOP;
 	c.depth_band = 0.5f * KL_LINEAR_SLOP;
-	c.max_patches = 8;
+	c.max_patches = 16;
 	return c;
 }
 
@@ -335,34 +335,43 @@ int kl_contact_patches(kl_tri_contact* contacts, int count, const kl_patch_confi
 		keep[s] = rank < limit;
 	}
 
+	// Pass 0 writes each kept patch from its contacts near its deepest: a resting face must not
+	// trade its touching corners for speculative points of farther features with similar normals.
+	// Pass 1 then gives the farther contacts of a patch a manifold of their own while there is
+	// room: the far rim of a body tipping onto a face closes fast and needs its speculative points.
 	int written = 0;
-	for (int s = 0; s < seed_count; ++s)
+	for (int pass = 0; pass < 2; ++pass)
 	{
-		if (!keep[s])
+		for (int s = 0; s < seed_count && written < max_manifolds; ++s)
 		{
-			continue;
-		}
-		float len = glms_vec3_norm(patches[s].normal_sum);
-		vec3s normal = len > 1e-6f ? glms_vec3_scale(patches[s].normal_sum, 1.0f / len) : seeds[s];
-		int n = 0;
-		for (int i = 0; i < count; ++i)
-		{
-			float d;
-			// Only points near the patch's deepest shape it: a resting face must not trade its
-			// touching corners for speculative points of farther features with similar normals.
-			if (kl_nearest_seed(seeds, seed_count, contacts[i].normal, &d) == s &&
-				contacts[i].separation <= patches[s].min_separation + config->depth_band)
+			if (!keep[s])
 			{
-				scratch[n++] = kl_point_of(contacts + i);
+				continue;
 			}
+			float len = glms_vec3_norm(patches[s].normal_sum);
+			vec3s normal = len > 1e-6f ? glms_vec3_scale(patches[s].normal_sum, 1.0f / len) : seeds[s];
+			int n = 0;
+			for (int i = 0; i < count; ++i)
+			{
+				float d;
+				bool near = contacts[i].separation <= patches[s].min_separation + config->depth_band;
+				if (kl_nearest_seed(seeds, seed_count, contacts[i].normal, &d) == s && near == (pass == 0))
+				{
+					scratch[n++] = kl_point_of(contacts + i);
+				}
+			}
+			if (n == 0)
+			{
+				continue;
+			}
+			kl_manifold_point* hull = scratch + 2 * count; // count + 2 slots: the chain repeats one point
+			int h = kl_outline(scratch, n, normal, config->weld_distance, scratch + count, hull);
+			kl_manifold* m = manifolds + written++;
+			memset(m, 0, sizeof(*m));
+			m->normal = normal;
+			m->point_count = kl_reduce_manifold_points(hull, h, normal, m->points);
+			kl_canonical_ids(scratch, n, config->weld_distance, m);
 		}
-		kl_manifold_point* hull = scratch + 2 * count; // count + 2 slots: the chain repeats one point
-		int h = kl_outline(scratch, n, normal, config->weld_distance, scratch + count, hull);
-		kl_manifold* m = manifolds + written++;
-		memset(m, 0, sizeof(*m));
-		m->normal = normal;
-		m->point_count = kl_reduce_manifold_points(hull, h, normal, m->points);
-		kl_canonical_ids(scratch, n, config->weld_distance, m);
 	}
 	return written;
 }

@@ -8,7 +8,7 @@
 #include "tri_contact.h"
 
 /// Most patch seeds considered for one body pair; contacts beyond join the nearest seed.
-#define KL_PATCH_MAX_SEEDS 16
+#define KL_PATCH_MAX_SEEDS 32
 
 typedef struct kl_patch_config
 {

@@ -3,6 +3,7 @@
 #include "tri_adjacency.h"
 
 #include "core.h"
+#include "dvec3.h"
 
 #include <stdlib.h>
 
@@ -67,5 +68,93 @@ kl_result kl_triangle_opposites(const int32_t* indices, int triangle_count, int3
 		i = j;
 	}
 	kl_free(edges);
+	return KL_OK;
+}
+
+/// Unit normal of triangle t (false when it has no area).
+static bool kl_triangle_unit_normal(const vec3s* vertices, const int32_t* tri, kl_d3 p[3], kl_d3* n)
+{
+	for (int k = 0; k < 3; ++k)
+	{
+		p[k] = kl_d3_make(vertices[tri[k]].x, vertices[tri[k]].y, vertices[tri[k]].z);
+	}
+	kl_d3 c = kl_d3_cross(kl_d3_sub(p[1], p[0]), kl_d3_sub(p[2], p[0]));
+	double len = sqrt(kl_d3_dot(c, c));
+	if (!(len > 0.0))
+	{
+		return false;
+	}
+	*n = kl_d3_scale(c, 1.0 / len);
+	return true;
+}
+
+kl_result kl_vertex_pseudo_normals(const vec3s* vertices, int vertex_count, const int32_t* indices,
+								   int triangle_count, vec3s* normals, float* cone_cos)
+{
+	if (vertices == NULL || indices == NULL || normals == NULL || vertex_count < 0 || triangle_count < 0)
+	{
+		return kl_fail(KL_ERR_INVALID_ARGUMENT, "kl_vertex_pseudo_normals: bad arguments");
+	}
+	// Summed in double: a vertex with many thin triangles around it keeps its direction.
+	double* sum = kl_alloc((size_t)(3 * (vertex_count > 0 ? vertex_count : 1)), sizeof(double));
+	if (sum == NULL)
+	{
+		return kl_fail(KL_ERR_OUT_OF_MEMORY, "kl_vertex_pseudo_normals: out of memory for %d vertices", vertex_count);
+	}
+	for (int t = 0; t < triangle_count; ++t)
+	{
+		const int32_t* tri = indices + 3 * t;
+		if (tri[0] < 0 || tri[1] < 0 || tri[2] < 0 || tri[0] >= vertex_count || tri[1] >= vertex_count ||
+			tri[2] >= vertex_count)
+		{
+			kl_free(sum);
+			return kl_fail(KL_ERR_INVALID_ARGUMENT, "kl_vertex_pseudo_normals: triangle %d has an index out of range",
+						   t);
+		}
+		kl_d3 p[3], n;
+		if (!kl_triangle_unit_normal(vertices, tri, p, &n))
+		{
+			continue;
+		}
+		for (int k = 0; k < 3; ++k)
+		{
+			kl_d3 u = kl_d3_sub(p[(k + 1) % 3], p[k]), w = kl_d3_sub(p[(k + 2) % 3], p[k]);
+			double angle = atan2(sqrt(kl_d3_dot(kl_d3_cross(u, w), kl_d3_cross(u, w))), kl_d3_dot(u, w));
+			double* s = sum + 3 * tri[k];
+			s[0] += angle * n.x;
+			s[1] += angle * n.y;
+			s[2] += angle * n.z;
+		}
+	}
+	for (int v = 0; v < vertex_count; ++v)
+	{
+		const double* s = sum + 3 * v;
+		double len = sqrt(s[0] * s[0] + s[1] * s[1] + s[2] * s[2]);
+		normals[v] = len > 0.0 ? kl_vec3((float)(s[0] / len), (float)(s[1] / len), (float)(s[2] / len))
+							   : kl_vec3(0.0f, 0.0f, 0.0f);
+	}
+	kl_free(sum);
+	if (cone_cos != NULL)
+	{
+		for (int v = 0; v < vertex_count; ++v)
+		{
+			cone_cos[v] = 1.0f;
+		}
+		for (int t = 0; t < triangle_count; ++t)
+		{
+			const int32_t* tri = indices + 3 * t;
+			kl_d3 p[3], n;
+			if (!kl_triangle_unit_normal(vertices, tri, p, &n))
+			{
+				continue;
+			}
+			for (int k = 0; k < 3; ++k)
+			{
+				vec3s m = normals[tri[k]];
+				float c = (float)(n.x * m.x + n.y * m.y + n.z * m.z);
+				cone_cos[tri[k]] = fminf(cone_cos[tri[k]], c);
+			}
+		}
+	}
 	return KL_OK;
 }

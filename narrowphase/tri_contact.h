@@ -15,7 +15,12 @@ typedef enum kl_tri_contact_kind
 	KL_TRI_CONTACT_SEPARATED = 0, ///< closest points of triangles apart by at most the margin
 	KL_TRI_CONTACT_CROSSING = 1,  ///< an end of the segment where the triangles cross
 	KL_TRI_CONTACT_FACE = 2,	  ///< a vertex of a face clipped against a nearly opposite face
+	KL_TRI_CONTACT_VERTEX = 3,	  ///< a mesh vertex against the other mesh's nearest surface (vertex_contacts.h)
+	KL_TRI_CONTACT_EDGE = 4,	  ///< a convex edge against a convex edge (vertex_contacts.h)
 } kl_tri_contact_kind;
+
+/// Feature code of a vertex contact: the contact's tri_a (or tri_b) holds a mesh vertex index.
+#define KL_TRI_MESH_VERTEX 7
 
 /// One raw contact of a triangle pair, before patch building (contact_patches.h).
 typedef struct kl_tri_contact

@@ -81,6 +81,60 @@ static bool kl_edge_closest(kl_d3 p, kl_d3 u, kl_d3 q, kl_d3 v, kl_d3* on_p, kl_
 	return true;
 }
 
+/// The arcs of a triangle's three edges.
+typedef struct kl_tri_arcs
+{
+	kl_edge_shape shape[3];
+	kl_d3 n2[3];
+} kl_tri_arcs;
+
+static void kl_tri_arcs_make(const kl_d3 T[3], kl_d3 n, const kl_tri_edges* edges, vec3s origin, kl_tri_arcs* arcs)
+{
+	for (int k = 0; k < 3; ++k)
+	{
+		arcs->shape[k] = kl_edge_arc(T, n, edges, origin, k, arcs->n2 + k);
+	}
+}
+
+/// The axis of edge i of A and edge j of B, when it lies in both arcs and the lines' closest points
+/// fall inside both edges; depth is signed (negative: apart).
+static bool kl_edge_pair_axis(const kl_d3 A[3], kl_d3 na, const kl_tri_arcs* arcs_a, int i, const kl_d3 B[3],
+							  kl_d3 nb, const kl_tri_arcs* arcs_b, int j, kl_tri_edge_axis* axis)
+{
+	if (arcs_a->shape[i] == KL_EDGE_NONE || arcs_b->shape[j] == KL_EDGE_NONE)
+	{
+		return false;
+	}
+	kl_d3 u = kl_d3_sub(A[(i + 1) % 3], A[i]);
+	kl_d3 v = kl_d3_sub(B[(j + 1) % 3], B[j]);
+	kl_d3 c = kl_d3_cross(u, v);
+	double len = sqrt(kl_d3_dot(c, c));
+	kl_d3 pa, pb;
+	if (!(len > 0.0) || !kl_edge_closest(A[i], u, B[j], v, &pa, &pb))
+	{
+		return false;
+	}
+	kl_d3 d = kl_d3_scale(c, 1.0 / len);
+	if (!kl_in_arc(d, arcs_a->shape[i], na, arcs_a->n2[i]))
+	{
+		d = kl_d3_scale(d, -1.0);
+		if (!kl_in_arc(d, arcs_a->shape[i], na, arcs_a->n2[i]))
+		{
+			return false;
+		}
+	}
+	if (!kl_in_arc(kl_d3_scale(d, -1.0), arcs_b->shape[j], nb, arcs_b->n2[j]))
+	{
+		return false;
+	}
+	axis->normal = d;
+	axis->point = kl_d3_scale(kl_d3_add(pa, pb), 0.5);
+	axis->depth = kl_d3_dot(kl_d3_sub(pa, pb), d);
+	axis->edge_a = i;
+	axis->edge_b = j;
+	return true;
+}
+
 bool kl_tri_edge_axis_find(const kl_d3 A[3], kl_d3 na, const kl_tri_edges* edges_a, const kl_d3 B[3], kl_d3 nb,
 						   const kl_tri_edges* edges_b, vec3s origin, kl_tri_edge_axis* best)
 {
@@ -88,60 +142,82 @@ bool kl_tri_edge_axis_find(const kl_d3 A[3], kl_d3 na, const kl_tri_edges* edges
 	{
 		return false;
 	}
-	kl_edge_shape shape_a[3], shape_b[3];
-	kl_d3 arc_a[3], arc_b[3];
-	for (int k = 0; k < 3; ++k)
-	{
-		shape_a[k] = kl_edge_arc(A, na, edges_a, origin, k, arc_a + k);
-		shape_b[k] = kl_edge_arc(B, nb, edges_b, origin, k, arc_b + k);
-	}
+	kl_tri_arcs arcs_a, arcs_b;
+	kl_tri_arcs_make(A, na, edges_a, origin, &arcs_a);
+	kl_tri_arcs_make(B, nb, edges_b, origin, &arcs_b);
 	bool found = false;
 	for (int i = 0; i < 3; ++i)
 	{
-		if (shape_a[i] == KL_EDGE_NONE)
+		for (int j = 0; j < 3; ++j)
+		{
+			kl_tri_edge_axis axis;
+			if (!kl_edge_pair_axis(A, na, &arcs_a, i, B, nb, &arcs_b, j, &axis) || axis.depth < 0.0 ||
+				(found && axis.depth >= best->depth))
+			{
+				continue;
+			}
+			found = true;
+			*best = axis;
+		}
+	}
+	return found;
+}
+
+int kl_tri_edge_pairs(const kl_d3 A[3], kl_d3 na, const kl_tri_edges* edges_a, unsigned mask_a, const kl_d3 B[3],
+					  kl_d3 nb, const kl_tri_edges* edges_b, unsigned mask_b, vec3s origin, double min_depth,
+					  double max_depth, kl_tri_edge_axis out[9])
+{
+	if (edges_a == NULL || edges_b == NULL || (edges_a->known & mask_a) == 0 || (edges_b->known & mask_b) == 0)
+	{
+		return 0;
+	}
+	// Arcs are made lazily: most edge pairs fail the cheaper closest-point test first.
+	kl_tri_arcs arcs_a, arcs_b;
+	unsigned made_a = 0, made_b = 0;
+	double reach = fmax(fabs(min_depth), fabs(max_depth));
+	int count = 0;
+	for (int i = 0; i < 3; ++i)
+	{
+		if ((mask_a & edges_a->known & (1u << i)) == 0)
 		{
 			continue;
 		}
 		kl_d3 u = kl_d3_sub(A[(i + 1) % 3], A[i]);
 		for (int j = 0; j < 3; ++j)
 		{
-			if (shape_b[j] == KL_EDGE_NONE)
+			if ((mask_b & edges_b->known & (1u << j)) == 0)
 			{
 				continue;
 			}
 			kl_d3 v = kl_d3_sub(B[(j + 1) % 3], B[j]);
-			kl_d3 c = kl_d3_cross(u, v);
-			double len = sqrt(kl_d3_dot(c, c));
 			kl_d3 pa, pb;
-			if (!(len > 0.0) || !kl_edge_closest(A[i], u, B[j], v, &pa, &pb))
+			if (!kl_edge_closest(A[i], u, B[j], v, &pa, &pb))
 			{
 				continue;
 			}
-			kl_d3 d = kl_d3_scale(c, 1.0 / len);
-			if (!kl_in_arc(d, shape_a[i], na, arc_a[i]))
-			{
-				d = kl_d3_scale(d, -1.0);
-				if (!kl_in_arc(d, shape_a[i], na, arc_a[i]))
-				{
-					continue;
-				}
-			}
-			if (!kl_in_arc(kl_d3_scale(d, -1.0), shape_b[j], nb, arc_b[j]))
+			kl_d3 gap = kl_d3_sub(pa, pb);
+			if (kl_d3_dot(gap, gap) > reach * reach)
 			{
 				continue;
 			}
-			double depth = kl_d3_dot(kl_d3_sub(pa, pb), d);
-			if (depth < 0.0 || (found && depth >= best->depth))
+			if ((made_a & (1u << i)) == 0)
 			{
-				continue;
+				arcs_a.shape[i] = kl_edge_arc(A, na, edges_a, origin, i, arcs_a.n2 + i);
+				made_a |= 1u << i;
 			}
-			found = true;
-			best->normal = d;
-			best->point = kl_d3_scale(kl_d3_add(pa, pb), 0.5);
-			best->depth = depth;
-			best->edge_a = i;
-			best->edge_b = j;
+			if ((made_b & (1u << j)) == 0)
+			{
+				arcs_b.shape[j] = kl_edge_arc(B, nb, edges_b, origin, j, arcs_b.n2 + j);
+				made_b |= 1u << j;
+			}
+			kl_tri_edge_axis axis;
+			if (arcs_a.shape[i] == KL_EDGE_CONVEX && arcs_b.shape[j] == KL_EDGE_CONVEX &&
+				kl_edge_pair_axis(A, na, &arcs_a, i, B, nb, &arcs_b, j, &axis) && axis.depth >= min_depth &&
+				axis.depth <= max_depth)
+			{
+				out[count++] = axis;
+			}
 		}
 	}
-	return found;
+	return count;
 }

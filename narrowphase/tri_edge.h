@@ -13,7 +13,7 @@ typedef struct kl_tri_edge_axis
 {
 	kl_d3 normal;	///< unit, from a to b, in both edges' arcs
 	kl_d3 point;	///< midway between the edges' closest points (relative to the caller's origin)
-	double depth;	///< how far a's edge reaches past b's along normal (≥ 0)
+	double depth;	///< how far a's edge reaches past b's along normal (negative: apart)
 	int edge_a;		///< 0..2
 	int edge_b;
 } kl_tri_edge_axis;
@@ -24,3 +24,11 @@ typedef struct kl_tri_edge_axis
 /// either edge give no axis. False when there is none.
 bool kl_tri_edge_axis_find(const kl_d3 A[3], kl_d3 na, const kl_tri_edges* edges_a, const kl_d3 B[3], kl_d3 nb,
 						   const kl_tri_edges* edges_b, vec3s origin, kl_tri_edge_axis* best);
+
+/// Every pair of convex edges (edge i of A where bit i of mask_a is set, likewise for B) whose axis
+/// e_a × e_b lies in both edges' arcs, whose lines' closest points fall inside both edges, and
+/// whose depth (negative: apart) lies in [min_depth, max_depth]. Flat edges (coplanar neighbours)
+/// are left out: faces resting on faces hold by their vertices. Returns the count written.
+int kl_tri_edge_pairs(const kl_d3 A[3], kl_d3 na, const kl_tri_edges* edges_a, unsigned mask_a, const kl_d3 B[3],
+					  kl_d3 nb, const kl_tri_edges* edges_b, unsigned mask_b, vec3s origin, double min_depth,
+					  double max_depth, kl_tri_edge_axis out[9]);

@@ -311,11 +311,18 @@ static void test_box_on_box_one_patch(void** state)
 static void test_tilted_box_one_patch(void** state)
 {
 	(void)state;
-	// Tilted by 3°: one patch, normal still the floor's, deepest point the lowest corner.
+	// Tilted by 3°: one patch, normal still the floor's, deepest point the lowest corner. Its
+	// contacts more than depth_band shallower than the lowest corner follow in a manifold of their
+	// own, with the same normal.
 	soup a, b;
 	box_on_box(&a, &b, kl_vec3(0, 0, 0), 0.02f, quat_axis_angle(kl_vec3(1, 0, 0), 0.05236f));
 	patch_result r = soup_patches(&a, &b);
-	assert_int_equal(r.count, 1);
+	assert_true(r.count == 1 || r.count == 2);
+	for (int p = 0; p < r.count; ++p)
+	{
+		assert_near(r.m[p].normal.z, 1.0, 1e-3);
+		assert_true(min_separation(&r.m[p]) >= min_separation(&r.m[0]));
+	}
 	assert_near(r.m[0].normal.z, 1.0, 1e-3);
 	assert_true(r.m[0].point_count >= 3);
 	// Lowest corner: 0.25 (sin 3° + cos 3°) below the centre → depth 0.02 + 0.25 (sin + cos - 1).
@@ -333,16 +340,18 @@ static void test_l_shape_two_patches(void** state)
 	soup_box(&a, kl_vec3(-0.75f, 0, 0.5f), kl_vec3(0.25f, 1, 0.5f), quat_identity());
 	soup_box(&b, kl_vec3(-0.5f + 0.25f - 0.01f, 0, 0.25f - 0.01f), kl_vec3(0.25f, 0.25f, 0.25f), quat_identity());
 	patch_result r = soup_patches(&a, &b);
-	print_message("L shape: %d raw contacts -> %d patch(es)\n", r.raw, r.count);
-	assert_int_equal(r.count, 2);
+	print_message("L shape: %d raw contacts -> %d manifold(s)\n", r.raw, r.count);
+	// Two patches (floor and wall); a patch's shallower contacts may add a manifold of their own.
 	int floor_patch = -1, wall_patch = -1;
 	for (int p = 0; p < r.count; ++p)
 	{
-		if (r.m[p].normal.z > 0.99f)
+		bool floor = r.m[p].normal.z > 0.99f, wall = r.m[p].normal.x > 0.99f;
+		assert_true(floor || wall);
+		if (floor && floor_patch < 0)
 		{
 			floor_patch = p;
 		}
-		if (r.m[p].normal.x > 0.99f)
+		if (wall && wall_patch < 0)
 		{
 			wall_patch = p;
 		}

@@ -204,6 +204,22 @@ static kl_mesh* gear_mesh(void)
 /// Settling may include a slow turn of a few degrees until the upper gear's tooth rims, 0.1 mm below
 /// the lower gear's face (the soft contact's resting depth), lean on the lower teeth's rims; so rest
 /// is checked over the last 3 s of 12.
+/// Deepest penetration (m, >= 0) among the body's contact points.
+static float deepest_contact(kl_body_id body)
+{
+	kl_contact_data data[32];
+	int count = kl_body_get_contact_data(body, data, 32);
+	float deepest = 0.0f;
+	for (int m = 0; m < count && m < 32; ++m)
+	{
+		for (int k = 0; k < data[m].point_count; ++k)
+		{
+			deepest = fmaxf(deepest, -data[m].points[k].separation);
+		}
+	}
+	return deepest;
+}
+
 static void test_gear_rests_on_gear(void** state)
 {
 	(void)state;
@@ -227,14 +243,18 @@ static void test_gear_rests_on_gear(void** state)
 		assert_true(KL_IS_NON_NULL(kl_create_mesh_shape(base, &sd, mesh, kl_vec3(1.0f, 1.0f, 1.0f))));
 		versors spin = glms_quatv(turns[c][0], kl_vec3(0.0f, 0.0f, 1.0f));
 		versors tilt = glms_quatv(turns[c][1], kl_vec3(1.0f, 0.0f, 0.0f));
-		kl_body_id gear = add_mesh_body(world, mesh, kl_vec3(0.01f, 0.005f, 0.03f), glms_quat_mul(tilt, spin));
-		float lowest = 1.0f;
+		// Dropped from 1 cm above the base's face (at z = 1 cm): the tilted gear's lowest tooth tip
+		// (outer radius 8 cm) starts that high too, so it lands on a rim and falls flat.
+		float drop_z = 0.02f + 0.08f * sinf(turns[c][1]) + 0.01f * cosf(turns[c][1]);
+		kl_body_id gear = add_mesh_body(world, mesh, kl_vec3(0.01f, 0.005f, drop_z), glms_quat_mul(tilt, spin));
+		float lowest = 1.0f, deepest = 0.0f;
 		vec3s p_at_9s = kl_vec3(0.0f, 0.0f, 0.0f);
 		versors q_at_9s = glms_quat_identity();
 		for (int step = 0; step < 720; ++step)
 		{
 			assert_int_equal(kl_world_step(world, 1.0f / 60.0f, 4), KL_OK);
 			lowest = fminf(lowest, kl_body_get_position(gear).z);
+			deepest = fmaxf(deepest, deepest_contact(gear));
 			if (step == 539)
 			{
 				p_at_9s = kl_body_get_position(gear);
@@ -246,9 +266,10 @@ static void test_gear_rests_on_gear(void** state)
 		versors q = kl_body_get_rotation(gear);
 		float turned = 2.0f * acosf(fminf(1.0f, fabsf(glms_quat_dot(q, q_at_9s))));
 		vec3s up = kl_rotate(q, kl_vec3(0.0f, 0.0f, 1.0f));
-		print_message("gear case %d: z %.5f at 9 s, %.5f at 12 s, lowest %.5f, moved %.2e m and %.2e rad, |v| %.2e, "
-					  "tilt %.4f\n",
-					  c, (double)p_at_9s.z, (double)p.z, (double)lowest, (double)glms_vec3_distance(p, p_at_9s),
+		print_message("gear case %d: z %.5f at 9 s, %.5f at 12 s, lowest %.5f, deepest contact %.2f mm, moved %.2e m and "
+					  "%.2e rad, |v| %.2e, tilt %.4f\n",
+					  c, (double)p_at_9s.z, (double)p.z, (double)lowest, 1000.0 * deepest,
+					  (double)glms_vec3_distance(p, p_at_9s),
 					  (double)turned, (double)glms_vec3_norm(v), (double)acosf(fminf(1.0f, up.z)));
 		assert_near(p.z, 0.02f, 0.5e-3f);						 // on the base's face, not sunk
 		assert_true(lowest > 0.02f - 2.0e-3f);					 // never sank through on the way

@@ -9,6 +9,7 @@
 #include "island.h"
 #include "mesh.h"
 #include "tri_adjacency.h"
+#include "vertex_contacts.h"
 #include "world.h"
 
 #include <kollide/kollide.h>
@@ -116,6 +117,14 @@ static bool ensure_shape_triangles(kl_shape* shape)
 	{
 		return false;
 	}
+	shape->tri_vertex_normals = kl_alloc((size_t)hull->vertex_count, sizeof(vec3s));
+	shape->tri_vertex_cone_cos = kl_alloc((size_t)hull->vertex_count, sizeof(float));
+	if (shape->tri_vertex_normals == NULL || shape->tri_vertex_cone_cos == NULL ||
+		kl_vertex_pseudo_normals(shape->tri_vertices, hull->vertex_count, shape->tri_indices, hull->triangle_count,
+								 shape->tri_vertex_normals, shape->tri_vertex_cone_cos) != KL_OK)
+	{
+		return false;
+	}
 	shape->tri_thickness = smallest_extent(shape->tri_vertices, shape->tri_vertex_count, kl_vec3(1.0f, 1.0f, 1.0f));
 	kl_bvh_build_def def = kl_bvh_default_build_def();
 	def.builder = KL_BVH_BUILD_LONGEST_AXIS; // a handful of triangles: no clustering needed
@@ -135,6 +144,8 @@ static bool shape_triangle_set(const kl_world* world, const kl_shape* shape, kl_
 		set->vertex_count = shape->mesh.mesh->info.vertex_count;
 		set->indices = shape->mesh.mesh->indices;
 		set->opposite = shape->mesh.mesh->opposite;
+		set->vertex_normals = shape->mesh.mesh->vertex_normals;
+		set->vertex_cone_cos = shape->mesh.mesh->vertex_cone_cos;
 		kl_aabb box = shape->mesh.mesh->info.bounds;
 		vec3s size = glms_vec3_mul(glms_vec3_sub(box.upper, box.lower), shape->mesh.scale);
 		set->thickness = fminf(size.x, fminf(size.y, size.z));
@@ -146,6 +157,8 @@ static bool shape_triangle_set(const kl_world* world, const kl_shape* shape, kl_
 	set->vertex_count = shape->tri_vertex_count;
 	set->indices = shape->tri_indices;
 	set->opposite = shape->tri_opposite;
+	set->vertex_normals = shape->tri_vertex_normals;
+	set->vertex_cone_cos = shape->tri_vertex_cone_cos;
 	set->thickness = shape->tri_thickness;
 	set->scale = kl_vec3(1.0f, 1.0f, 1.0f);
 	return set->bvh != NULL;
@@ -345,9 +358,30 @@ static float speculative_distance(const kl_world* world, const kl_contact* c, fl
 	return KL_SPECULATIVE_DISTANCE + fminf(closing, KL_MAX_SPECULATIVE_DISTANCE);
 }
 
+/// The bodies' motion for the mesh contacts (vertex_contacts.h): their velocities, and what linear
+/// extrapolation misses in any direction: the fixed band, gravity's dt², and a spinning point's
+/// curving, ½ |ω|² r dt² (r: half the shape's bounds diagonal).
+static void mesh_pair_motion(const kl_world* world, const kl_contact* c, float dt, kl_vertex_motion* m)
+{
+	const int bodies[2] = {c->body_a, c->body_b};
+	const int shapes[2] = {c->shape_a, c->shape_b};
+	float curving = 0.0f;
+	for (int i = 0; i < 2; ++i)
+	{
+		m->velocity[i] = world->states[bodies[i]].linear_velocity;
+		m->angular_velocity[i] = world->states[bodies[i]].angular_velocity;
+		m->center[i] = world->sims[bodies[i]].center;
+		kl_aabb box = world->shapes[shapes[i]].aabb;
+		float w = glms_vec3_norm(m->angular_velocity[i]) * dt;
+		curving += 0.25f * w * w * glms_vec3_norm(glms_vec3_sub(box.upper, box.lower));
+	}
+	m->dt = dt;
+	m->reach = KL_LINEAR_SLOP + dt * dt * glms_vec3_norm(world->def.gravity) + curving;
+}
+
 /// The manifolds of a mesh pair (normals from shape a to shape b); returns their count.
-static int collide_mesh_pair(const kl_world* world, const kl_contact* c, float margin, kl_mesh_scratch* scratch,
-							 kl_manifold* out)
+static int collide_mesh_pair(const kl_world* world, const kl_contact* c, float margin, float dt,
+							 kl_mesh_scratch* scratch, kl_manifold* out)
 {
 	const kl_shape* a = &world->shapes[c->shape_a];
 	const kl_shape* b = &world->shapes[c->shape_b];
@@ -379,7 +413,9 @@ static int collide_mesh_pair(const kl_world* world, const kl_contact* c, float m
 		float radius = round->type == KL_SHAPE_SPHERE ? round->sphere_radius : round->capsule.radius;
 		return kl_collide_round_triangle_set(&sa, &sb, round == a, radius, margin, scratch, out, KL_MESH_MAX_MANIFOLDS);
 	}
-	return kl_collide_triangle_sets(&sa, &sb, margin, scratch, out, KL_MESH_MAX_MANIFOLDS);
+	kl_vertex_motion motion;
+	mesh_pair_motion(world, c, dt, &motion);
+	return kl_collide_triangle_sets(&sa, &sb, margin, &motion, scratch, out, KL_MESH_MAX_MANIFOLDS);
 }
 
 /// Warm starting across patches: each new manifold takes the impulses of the old one that shares
@@ -435,7 +471,7 @@ static bool update_mesh_contact(const kl_world* world, kl_contact* c, float dt, 
 {
 	kl_manifold fresh[KL_MESH_MAX_MANIFOLDS];
 	bool sensor = (flags & KL_CONTACT_SENSOR) != 0;
-	int n = collide_mesh_pair(world, c, sensor ? 0.0f : speculative_distance(world, c, dt), scratch, fresh);
+	int n = collide_mesh_pair(world, c, sensor ? 0.0f : speculative_distance(world, c, dt), dt, scratch, fresh);
 	if (sensor)
 	{
 		bool overlap = false;

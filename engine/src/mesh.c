@@ -98,6 +98,8 @@ static void mesh_free(kl_mesh* mesh)
 {
 	kl_bvh_destroy(mesh->bvh);
 	kl_free(mesh->opposite);
+	kl_free(mesh->vertex_normals);
+	kl_free(mesh->vertex_cone_cos);
 	kl_free(mesh->vertices);
 	kl_free(mesh->indices);
 	kl_free(mesh->source);
@@ -135,6 +137,16 @@ static kl_result run_stages(const kl_mesh_def* def, kl_mesh* mesh, int32_t* rema
 		int n = mesh->info.triangle_count;
 		mesh->opposite = kl_alloc((size_t)(3 * (n > 0 ? n : 1)), sizeof(int32_t));
 		r = mesh->opposite != NULL ? kl_triangle_opposites(mesh->indices, n, mesh->opposite) : KL_ERR_OUT_OF_MEMORY;
+	}
+	if (r == KL_OK)
+	{
+		int v = mesh->info.vertex_count;
+		mesh->vertex_normals = kl_alloc((size_t)(v > 0 ? v : 1), sizeof(vec3s));
+		mesh->vertex_cone_cos = kl_alloc((size_t)(v > 0 ? v : 1), sizeof(float));
+		r = mesh->vertex_normals != NULL && mesh->vertex_cone_cos != NULL
+				? kl_vertex_pseudo_normals(mesh->vertices, v, mesh->indices, mesh->info.triangle_count,
+										   mesh->vertex_normals, mesh->vertex_cone_cos)
+				: KL_ERR_OUT_OF_MEMORY;
 	}
 	if (r == KL_OK)
 	{

@@ -43,6 +43,10 @@ struct kl_mesh
 	/// 3 per triangle: the vertex across each edge, -1 where no one neighbour is trusted
 	/// (narrowphase/tri_adjacency.h). Mesh contacts read edge convexity from it.
 	int32_t* opposite;
+	/// Per vertex: the angle-weighted pseudo-normal (tri_adjacency.h), the inside test of the
+	/// vertex contacts.
+	vec3s* vertex_normals;
+	float* vertex_cone_cos; ///< per vertex, the cosine of its normal cone's half-angle
 
 	// Later stages add their representations here, each built once by kl_mesh_build and freed by
 	// the last release: conglomerates with point shells and octrees, and inner sphere trees.

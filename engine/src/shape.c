@@ -283,6 +283,10 @@ void kl_shape_release_geometry(kl_shape* shape)
 	kl_free(shape->tri_indices);
 	kl_free(shape->tri_opposite);
 	shape->tri_opposite = NULL;
+	kl_free(shape->tri_vertex_normals);
+	shape->tri_vertex_normals = NULL;
+	kl_free(shape->tri_vertex_cone_cos);
+	shape->tri_vertex_cone_cos = NULL;
 	shape->tri_bvh = NULL;
 	shape->tri_vertices = NULL;
 	shape->tri_vertex_count = 0;

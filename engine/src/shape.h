@@ -51,6 +51,8 @@ typedef struct kl_shape
 	int tri_vertex_count;
 	int32_t* tri_indices;
 	int32_t* tri_opposite; ///< tri_adjacency.h; NULL for sphere and capsule cores
+	vec3s* tri_vertex_normals; ///< pseudo-normals (tri_adjacency.h); NULL for sphere and capsule cores
+	float* tri_vertex_cone_cos; ///< their normal cones (tri_adjacency.h)
 	float tri_thickness;   ///< smallest extent of the triangles' bounds
 } kl_shape;
 

@@ -1,0 +1,688 @@
+// Kollide — vertex–surface and edge–edge contacts of two triangle meshes from their candidate pairs.
+// SPDX-License-Identifier: MIT
+#include "vertex_contacts.h"
+
+#include "bvh_near.h"
+#include "core.h"
+#include "dvec3.h"
+#include "tri_edge.h"
+
+#include <float.h>
+#include <stdlib.h>
+
+/// The nearest point of a set's surface to a point, with the feature it lies on.
+typedef struct kl_nearest
+{
+	double d2;
+	vec3s point;
+	int tri;
+	uint8_t feature;
+} kl_nearest;
+
+typedef struct kl_near_query
+{
+	const kl_triangle_set* set;
+	vec3s p;
+	double to_tree; ///< world distance to tree-frame distance (1 / the smallest scale)
+	kl_nearest* best;
+} kl_near_query;
+
+/// Keeps triangle tri (world vertices t) when it is nearer to p than best.
+static void kl_nearest_offer(kl_nearest* best, vec3s p, int tri, const vec3s t[3])
+{
+	uint8_t f;
+	vec3s c = kl_closest_on_triangle(p, t, &f);
+	kl_d3 w = kl_d3_rel(p, c);
+	double d2 = kl_d3_dot(w, w);
+	// Ties go to the lower triangle index, so the order of the candidates does not matter.
+	if (d2 < best->d2 || (d2 == best->d2 && tri < best->tri))
+	{
+		best->d2 = d2;
+		best->point = c;
+		best->tri = tri;
+		best->feature = f;
+	}
+}
+
+static void kl_offer_triangle(const kl_triangle_set* set, vec3s p, int tri, kl_nearest* best)
+{
+	vec3s t[3];
+	kl_set_triangle(set, tri, t);
+	kl_nearest_offer(best, p, tri, t);
+}
+
+static void kl_near_visit(int tri, double* radius, void* context)
+{
+	kl_near_query* q = context;
+	kl_offer_triangle(q->set, q->p, tri, q->best);
+	*radius = fmin(*radius, sqrt(q->best->d2) * q->to_tree);
+}
+
+/// Looks for a nearer surface point than best within its distance, through the whole BVH.
+static void kl_nearest_in_tree(const kl_triangle_set* set, vec3s p, kl_nearest* best)
+{
+	float smallest = fminf(set->scale.x, fminf(set->scale.y, set->scale.z));
+	vec3s local = kl_inv_rotate(set->xf.q, glms_vec3_sub(p, set->xf.p));
+	double point[3] = {local.x / set->scale.x, local.y / set->scale.y, local.z / set->scale.z};
+	kl_near_query q = {set, p, 1.0 / smallest, best};
+	kl_bvh_near_point(set->bvh, point, sqrt(best->d2) * q.to_tree * (1.0 + 1e-6), kl_near_visit, &q);
+}
+
+static kl_d3 kl_f3(vec3s v)
+{
+	return kl_d3_make(v.x, v.y, v.z);
+}
+
+static kl_d3 kl_d3_unit(kl_d3 v)
+{
+	double len = sqrt(kl_d3_dot(v, v));
+	return len > 0.0 ? kl_d3_scale(v, 1.0 / len) : v;
+}
+
+/// Unit normal of a world triangle (zero when it has no area).
+static kl_d3 kl_face_normal(const vec3s t[3])
+{
+	return kl_d3_unit(kl_d3_cross(kl_d3_rel(t[1], t[0]), kl_d3_rel(t[2], t[0])));
+}
+
+/// A set's vertex pseudo-normal in the world.
+static kl_d3 kl_world_vertex_normal(const kl_triangle_set* set, int32_t v)
+{
+	vec3s local = set->vertex_normals[v];
+	// Normals scale by the inverse of the shape's scale.
+	vec3s scaled = kl_vec3(local.x / set->scale.x, local.y / set->scale.y, local.z / set->scale.z);
+	return kl_d3_unit(kl_f3(kl_rotate(set->xf.q, scaled)));
+}
+
+/// The pseudo-normal of the nearest feature (world): the face normal, the sum of the two face
+/// normals of an edge, or the vertex's angle-weighted normal.
+static kl_d3 kl_pseudo_normal(const kl_triangle_set* set, const kl_nearest* near)
+{
+	vec3s t[3];
+	kl_set_triangle(set, near->tri, t);
+	kl_d3 n = kl_face_normal(t);
+	if (near->feature >= KL_TRI_FACE)
+	{
+		return n;
+	}
+	if (near->feature >= KL_TRI_EDGE0)
+	{
+		int k = near->feature - KL_TRI_EDGE0;
+		int32_t o = set->opposite != NULL ? set->opposite[3 * near->tri + k] : -1;
+		if (o < 0)
+		{
+			return n;
+		}
+		// The neighbour runs the edge the other way: (t[k + 1], t[k], o) counter-clockwise.
+		vec3s nb[3] = {t[(k + 1) % 3], t[k], kl_set_vertex(set, o)};
+		return kl_d3_unit(kl_d3_add(n, kl_face_normal(nb)));
+	}
+	return kl_world_vertex_normal(set, set->indices[3 * near->tri + near->feature]);
+}
+
+static bool kl_grow_contacts(kl_mesh_scratch* s, int need)
+{
+	if (need <= s->contact_capacity)
+	{
+		return true;
+	}
+	int capacity = s->contact_capacity > 0 ? s->contact_capacity : 256;
+	while (capacity < need)
+	{
+		capacity *= 2;
+	}
+	kl_tri_contact* grown = kl_realloc(s->contacts, (size_t)capacity, sizeof(kl_tri_contact));
+	if (grown == NULL)
+	{
+		return false;
+	}
+	s->contacts = grown;
+	s->contact_capacity = capacity;
+	return true;
+}
+
+/// A point p of set p's surface against set q's: a contact when its signed distance lies within
+/// [-max_depth, margin]; sets the contact's point, normal, separation and kind, not its ids. near
+/// holds the nearest point among the candidates; search_tree asks q's whole BVH for a nearer one
+/// in any case (the candidates then need not be complete).
+static bool kl_point_contact(const kl_triangle_set* q_set, bool p_is_a, vec3s p, kl_nearest* near, bool search_tree,
+							 const kl_tri_contact_config* config, kl_tri_contact* out)
+{
+	double dist = sqrt(near->d2);
+	if (dist > config->max_depth && !search_tree)
+	{
+		return false;
+	}
+	kl_d3 pseudo = kl_d3_make(0.0, 0.0, 0.0);
+	kl_d3 w = kl_d3_make(0.0, 0.0, 0.0);
+	bool inside = false;
+	if (!search_tree)
+	{
+		pseudo = kl_pseudo_normal(q_set, near);
+		w = kl_d3_rel(p, near->point);
+		inside = kl_d3_dot(w, pseudo) < 0.0;
+	}
+	if (search_tree || (inside && dist > config->margin))
+	{
+		// Deeper than the margin the candidates may miss the nearest surface: ask the whole tree.
+		near->d2 = fmin(near->d2, (double)config->max_depth * config->max_depth);
+		kl_nearest_in_tree(q_set, p, near);
+		if (near->tri < 0)
+		{
+			return false;
+		}
+		dist = sqrt(near->d2);
+		pseudo = kl_pseudo_normal(q_set, near);
+		w = kl_d3_rel(p, near->point);
+		inside = kl_d3_dot(w, pseudo) < 0.0;
+	}
+	double separation = inside ? -dist : dist;
+	if (separation > config->margin || separation < -config->max_depth)
+	{
+		return false;
+	}
+	// The outward normal of q at the nearest point: the face's inside a face (exact, steady as the
+	// point slides), else along the nearest-point direction, or the pseudo-normal when touching.
+	kl_d3 n_out;
+	if (near->feature >= KL_TRI_FACE)
+	{
+		n_out = pseudo;
+	}
+	else if (dist > 1e-7 * (1.0 + fabs(p.x) + fabs(p.y) + fabs(p.z)))
+	{
+		n_out = kl_d3_scale(w, (inside ? -1.0 : 1.0) / dist);
+	}
+	else
+	{
+		n_out = pseudo;
+	}
+	kl_d3 mid = kl_d3_add(kl_f3(near->point), kl_d3_scale(n_out, 0.5 * separation));
+	out->point = kl_vec3((float)mid.x, (float)mid.y, (float)mid.z);
+	kl_d3 n_ab = p_is_a ? kl_d3_scale(n_out, -1.0) : n_out;
+	out->normal = kl_vec3((float)n_ab.x, (float)n_ab.y, (float)n_ab.z);
+	out->separation = (float)separation;
+	out->kind = KL_TRI_CONTACT_VERTEX;
+	return true;
+}
+
+/// How far outside its feature's normal cone a contact normal may lie (about 10°): a faceted curve
+/// resting on a faceted curve meets it a little off every facet's normal.
+#define KL_CONE_SLACK_COS 0.98480775
+#define KL_CONE_SLACK_SIN 0.17364818
+
+/// Whether the contact's normal, seen from p's side (pointing into q), lies in the normal cone of
+/// p's feature: the circular cone around `axis` whose half-angle has cosine cone_cos, widened by
+/// the slack. A feature of p can push on q only along a direction of its own cone; outside it the
+/// pair is not the contact of that feature (a vertex near q's rim that measures to q's side face
+/// while a face of p rests on that rim, or a vertex gone past the middle of a thin part of q).
+static bool kl_normal_in_cone(kl_d3 axis, double cone_cos, const kl_tri_contact* c, bool p_is_a)
+{
+	kl_d3 into_q = kl_f3(c->normal); // from a to b
+	if (!p_is_a)
+	{
+		into_q = kl_d3_scale(into_q, -1.0);
+	}
+	double cc = fmax(-1.0, fmin(1.0, cone_cos));
+	double widened = cc * KL_CONE_SLACK_COS - sqrt(1.0 - cc * cc) * KL_CONE_SLACK_SIN;
+	return kl_d3_dot(axis, into_q) >= widened;
+}
+
+/// One vertex of set p against set q's surface (kl_point_contact); the id follows the vertex. The
+/// normal must lie in the vertex's normal cone (kl_normal_in_cone).
+static bool kl_vertex_contact(const kl_triangle_set* p_set, const kl_triangle_set* q_set, bool p_is_a, int32_t v,
+							  vec3s p, kl_nearest* near, const kl_tri_contact_config* config, kl_tri_contact* out)
+{
+	if (!kl_point_contact(q_set, p_is_a, p, near, false, config, out))
+	{
+		return false;
+	}
+	if (p_set->vertex_normals != NULL && p_set->vertex_cone_cos != NULL &&
+		!kl_normal_in_cone(kl_world_vertex_normal(p_set, v), p_set->vertex_cone_cos[v], out, p_is_a))
+	{
+		return false;
+	}
+	out->tri_a = p_is_a ? (uint32_t)v : UINT32_MAX;
+	out->tri_b = p_is_a ? UINT32_MAX : (uint32_t)v;
+	out->feature_a = KL_TRI_MESH_VERTEX;
+	out->feature_b = KL_TRI_MESH_VERTEX;
+	return true;
+}
+
+struct kl_vertex_slot
+{
+	kl_nearest nearest;
+	vec3s world;		 ///< the vertex placed in the world, once per query (kl_cached_vertex)
+	uint32_t stamp;		 ///< nearest is in use when this is the scratch's generation
+	uint32_t world_stamp; ///< world is set when this is the scratch's generation
+};
+
+/// Vertex v of this side's set in the world, transformed once per query: a vertex is shared by
+/// ~6 triangles and each triangle meets many of the other's, so most lookups are repeats.
+static vec3s kl_cached_vertex(kl_mesh_scratch* s, int side, const kl_triangle_set* set, int32_t v)
+{
+	struct kl_vertex_slot* slot = s->slots[side] + v;
+	if (slot->world_stamp != s->generation)
+	{
+		slot->world_stamp = s->generation;
+		slot->world = kl_set_vertex(set, v);
+	}
+	return slot->world;
+}
+
+static void kl_cached_triangle(kl_mesh_scratch* s, int side, const kl_triangle_set* set, int tri, vec3s out[3])
+{
+	const int32_t* t = set->indices + 3 * tri;
+	for (int k = 0; k < 3; ++k)
+	{
+		out[k] = kl_cached_vertex(s, side, set, t[k]);
+	}
+}
+
+/// kl_set_triangle_edges through the cache.
+static const kl_tri_edges* kl_cached_edges(kl_mesh_scratch* s, int side, const kl_triangle_set* set, int tri,
+										   kl_tri_edges* edges)
+{
+	if (set->opposite == NULL)
+	{
+		return NULL;
+	}
+	edges->known = 0;
+	for (int k = 0; k < 3; ++k)
+	{
+		int32_t o = set->opposite[3 * tri + k];
+		if (o >= 0)
+		{
+			edges->opposite[k] = kl_cached_vertex(s, side, set, o);
+			edges->known |= (uint8_t)(1u << k);
+		}
+	}
+	return edges;
+}
+
+/// Makes room for a side's per-vertex slots; false when out of memory.
+static bool kl_side_reserve(kl_mesh_scratch* s, int side, int vertex_count)
+{
+	if (vertex_count > s->slot_capacity[side])
+	{
+		struct kl_vertex_slot* slots = kl_realloc(s->slots[side], (size_t)vertex_count, sizeof(struct kl_vertex_slot));
+		if (slots == NULL)
+		{
+			return false;
+		}
+		s->slots[side] = slots;
+		int32_t* touched = kl_realloc(s->touched[side], (size_t)vertex_count, sizeof(int32_t));
+		if (touched == NULL)
+		{
+			return false;
+		}
+		s->touched[side] = touched;
+		for (int v = s->slot_capacity[side]; v < vertex_count; ++v)
+		{
+			slots[v].stamp = 0;
+			slots[v].world_stamp = 0;
+		}
+		s->slot_capacity[side] = vertex_count;
+	}
+	s->touched_count[side] = 0;
+	return true;
+}
+
+/// Offers triangle tq (world vertices t, unit normal n) of the other set to vertex v of this side
+/// (world p): only when p lies within [-max_depth, margin] of the triangle's plane can the triangle
+/// be its nearest surface within reach, which skips most of the far pairs of a wide margin.
+static void kl_side_offer(kl_mesh_scratch* s, int side, int32_t v, vec3s p, int tq, const vec3s t[3], kl_d3 n,
+						  double reach, const kl_tri_contact_config* config)
+{
+	double h = kl_d3_dot(n, kl_d3_rel(p, t[0]));
+	if (h > reach || h < -config->max_depth)
+	{
+		return;
+	}
+	struct kl_vertex_slot* slot = s->slots[side] + v;
+	if (slot->stamp != s->generation)
+	{
+		slot->stamp = s->generation;
+		slot->nearest.d2 = DBL_MAX;
+		slot->nearest.tri = -1;
+		s->touched[side][s->touched_count[side]++] = v;
+	}
+	kl_nearest_offer(&slot->nearest, p, tq, t);
+}
+
+/// The contacts of this side's offered vertices against the other set.
+static int kl_side_finish(const kl_triangle_set* p_set, const kl_triangle_set* q_set, int side,
+						  const kl_tri_contact_config* config, kl_mesh_scratch* s, int count)
+{
+	for (int i = 0; i < s->touched_count[side]; ++i)
+	{
+		int32_t v = s->touched[side][i];
+		if (!kl_grow_contacts(s, count + 1))
+		{
+			return -1;
+		}
+		kl_nearest near = s->slots[side][v].nearest;
+		if (kl_vertex_contact(p_set, q_set, side == 0, v, kl_cached_vertex(s, side, p_set, v), &near, config,
+							  s->contacts + count))
+		{
+			++count;
+		}
+	}
+	return count;
+}
+
+/// Edge k of triangle tri is taken once over the mesh: by the triangle that runs it from the
+/// smaller vertex index to the larger (its neighbour runs it the other way).
+static unsigned kl_owned_edges(const kl_triangle_set* s, int tri)
+{
+	const int32_t* t = s->indices + 3 * tri;
+	unsigned mask = 0;
+	for (int k = 0; k < 3; ++k)
+	{
+		mask |= (t[k] < t[(k + 1) % 3] ? 1u : 0u) << k;
+	}
+	return mask;
+}
+
+/// Where an edge of one set crosses a face of the other.
+struct kl_pierce
+{
+	uint64_t key;  ///< the edge: lower vertex index << 32 | higher
+	double t;	   ///< from the lower vertex (0) to the higher (1)
+	int32_t tri;   ///< the other set's triangle it crosses
+	int32_t owner; ///< this side's triangle that recorded the edge
+	uint8_t edge;  ///< the edge's index in owner
+	uint8_t side;  ///< 0: an edge of set a
+	uint8_t enter; ///< going from the lower vertex to the higher, the edge enters the other body here
+};
+
+static bool kl_push_pierce(kl_mesh_scratch* s, struct kl_pierce pierce)
+{
+	if (s->pierce_count == s->pierce_capacity)
+	{
+		int capacity = s->pierce_capacity > 0 ? 2 * s->pierce_capacity : 64;
+		struct kl_pierce* grown = kl_realloc(s->pierces, (size_t)capacity, sizeof(struct kl_pierce));
+		if (grown == NULL)
+		{
+			return false;
+		}
+		s->pierces = grown;
+		s->pierce_capacity = capacity;
+	}
+	s->pierces[s->pierce_count++] = pierce;
+	return true;
+}
+
+/// Whether edge k of triangle tri (world t, unit normal n) bends: its neighbour is not coplanar (or
+/// it has none). Flat edges inside a face need no crossings of their own: the face's vertices and
+/// the other body's vertices hold a face resting on a face.
+static bool kl_edge_bends(const kl_triangle_set* s, int tri, int k, const vec3s t[3], kl_d3 n)
+{
+	int32_t o = s->opposite != NULL ? s->opposite[3 * tri + k] : -1;
+	if (o < 0)
+	{
+		return true;
+	}
+	kl_d3 to_o = kl_d3_rel(kl_set_vertex(s, o), t[k]);
+	return fabs(kl_d3_dot(n, to_o)) > 1e-4 * sqrt(kl_d3_dot(to_o, to_o));
+}
+
+/// Records where the bending edges of triangle tri (this side, world t, normal n) cross the other
+/// set's triangle other (world u, normal m). Each edge is recorded by one of its two triangles.
+static bool kl_pair_pierces(const kl_triangle_set* s, int side, int tri, const vec3s t[3], kl_d3 n, int other,
+							const vec3s u[3], kl_d3 m, kl_mesh_scratch* scratch)
+{
+	const int32_t* idx = s->indices + 3 * tri;
+	for (int k = 0; k < 3; ++k)
+	{
+		int32_t i0 = idx[k], i1 = idx[(k + 1) % 3];
+		bool open = s->opposite == NULL || s->opposite[3 * tri + k] < 0;
+		if (!open && i0 > i1)
+		{
+			continue; // the neighbour records it
+		}
+		vec3s lo = i0 < i1 ? t[k] : t[(k + 1) % 3], hi = i0 < i1 ? t[(k + 1) % 3] : t[k];
+		double d0 = kl_d3_dot(m, kl_d3_rel(lo, u[0])), d1 = kl_d3_dot(m, kl_d3_rel(hi, u[0]));
+		if ((d0 >= 0.0) == (d1 >= 0.0))
+		{
+			continue;
+		}
+		double at = d0 / (d0 - d1);
+		kl_d3 x = kl_d3_add(kl_d3_rel(lo, u[0]), kl_d3_scale(kl_d3_rel(hi, lo), at));
+		bool inside = true;
+		for (int e = 0; e < 3 && inside; ++e)
+		{
+			kl_d3 edge = kl_d3_rel(u[(e + 1) % 3], u[e]);
+			kl_d3 to_x = kl_d3_sub(x, kl_d3_rel(u[e], u[0]));
+			inside = kl_d3_dot(m, kl_d3_cross(edge, to_x)) >= 0.0;
+		}
+		if (!inside || !kl_edge_bends(s, tri, k, t, n))
+		{
+			continue;
+		}
+		int32_t a = i0 < i1 ? i0 : i1, b = i0 < i1 ? i1 : i0;
+		struct kl_pierce p = {(uint64_t)(uint32_t)a << 32 | (uint32_t)b, at, other, tri, (uint8_t)k, (uint8_t)side,
+							  d0 >= 0.0};
+		if (!kl_push_pierce(scratch, p))
+		{
+			return false;
+		}
+	}
+	return true;
+}
+
+/// The normal cone of edge k of triangle tri: around the sum of its two faces' normals, half the
+/// angle between them wide (the face normal alone for an open edge). Returns the cone's cosine.
+static double kl_edge_cone(const kl_triangle_set* s, int tri, int k, kl_d3* axis)
+{
+	kl_nearest edge = {0.0, kl_vec3(0.0f, 0.0f, 0.0f), tri, (uint8_t)(KL_TRI_EDGE0 + k)};
+	*axis = kl_pseudo_normal(s, &edge);
+	vec3s t[3];
+	kl_set_triangle(s, tri, t);
+	return kl_d3_dot(*axis, kl_face_normal(t));
+}
+
+static int kl_compare_pierces(const void* x, const void* y)
+{
+	const struct kl_pierce* a = x;
+	const struct kl_pierce* b = y;
+	int c = (a->side > b->side) - (a->side < b->side);
+	c = c ? c : (a->key > b->key) - (a->key < b->key);
+	c = c ? c : (a->t > b->t) - (a->t < b->t);
+	c = c ? c : (a->tri > b->tri) - (a->tri < b->tri);
+	return c ? c : (a->enter > b->enter) - (a->enter < b->enter);
+}
+
+/// A contact at the middle of each stretch of an edge inside the other body (entered, then left,
+/// with no vertex of the edge inside): where two bars lie crosswise or a rim crosses a rim, no
+/// vertex is inside the other body, yet the edges are.
+static int kl_pierce_contacts(const kl_triangle_set* a, const kl_triangle_set* b, const kl_tri_contact_config* config,
+							  kl_mesh_scratch* s, int count)
+{
+	qsort(s->pierces, (size_t)s->pierce_count, sizeof(struct kl_pierce), kl_compare_pierces);
+	for (int i = 0; i + 1 < s->pierce_count; ++i)
+	{
+		const struct kl_pierce* in = s->pierces + i;
+		const struct kl_pierce* out = in + 1;
+		if (!in->enter || out->enter || out->key != in->key || out->side != in->side)
+		{
+			continue;
+		}
+		const kl_triangle_set* p_set = in->side == 0 ? a : b;
+		const kl_triangle_set* q_set = in->side == 0 ? b : a;
+		int32_t lo = (int32_t)(in->key >> 32), hi = (int32_t)(uint32_t)in->key;
+		vec3s p = glms_vec3_lerp(kl_set_vertex(p_set, lo), kl_set_vertex(p_set, hi), (float)(0.5 * (in->t + out->t)));
+		kl_nearest near = {DBL_MAX, p, -1, KL_TRI_FACE};
+		kl_offer_triangle(q_set, p, in->tri, &near);
+		kl_offer_triangle(q_set, p, out->tri, &near);
+		if (!kl_grow_contacts(s, count + 1))
+		{
+			return -1;
+		}
+		kl_tri_contact* c = s->contacts + count;
+		kl_d3 axis;
+		double cone_cos = kl_edge_cone(p_set, in->owner, in->edge, &axis);
+		if (kl_point_contact(q_set, in->side == 0, p, &near, true, config, c) &&
+			kl_normal_in_cone(axis, cone_cos, c, in->side == 0))
+		{
+			c->tri_a = (uint32_t)lo;
+			c->tri_b = (uint32_t)hi;
+			c->feature_a = in->side == 0 ? KL_TRI_MESH_VERTEX : KL_TRI_FACE;
+			c->feature_b = in->side == 0 ? KL_TRI_FACE : KL_TRI_MESH_VERTEX;
+			++count;
+		}
+	}
+	return count;
+}
+
+/// The edge contacts of one pair (world triangles and unit normals given).
+static int kl_pair_edge_contacts(const kl_triangle_set* a, const kl_triangle_set* b, kl_tri_pair pair,
+								 const vec3s ta[3], kl_d3 na, const vec3s tb[3], kl_d3 nb,
+								 const kl_tri_contact_config* config, kl_mesh_scratch* scratch, kl_tri_contact* out)
+{
+	unsigned mask_a = kl_owned_edges(a, pair.a), mask_b = kl_owned_edges(b, pair.b);
+	if (mask_a == 0 || mask_b == 0 || a->opposite == NULL || b->opposite == NULL)
+	{
+		return 0;
+	}
+	vec3s origin = ta[0];
+	kl_d3 A[3], B[3];
+	for (int k = 0; k < 3; ++k)
+	{
+		A[k] = kl_d3_rel(ta[k], origin);
+		B[k] = kl_d3_rel(tb[k], origin);
+	}
+	kl_tri_edges ea, eb;
+	kl_tri_edge_axis axes[9];
+	int n = kl_tri_edge_pairs(A, na, kl_cached_edges(scratch, 0, a, pair.a, &ea), mask_a, B, nb,
+							  kl_cached_edges(scratch, 1, b, pair.b, &eb), mask_b, origin, -(double)config->margin,
+							  config->max_depth, axes);
+	for (int i = 0; i < n; ++i)
+	{
+		kl_tri_contact* c = out + i;
+		c->point = kl_d3_world(axes[i].point, origin);
+		c->normal = kl_d3_float(axes[i].normal);
+		c->separation = (float)-axes[i].depth;
+		c->tri_a = (uint32_t)pair.a;
+		c->tri_b = (uint32_t)pair.b;
+		c->feature_a = (uint8_t)(KL_TRI_EDGE0 + axes[i].edge_a);
+		c->feature_b = (uint8_t)(KL_TRI_EDGE0 + axes[i].edge_b);
+		c->kind = KL_TRI_CONTACT_EDGE;
+	}
+	return n;
+}
+
+/// The velocity of body b relative to body a at a point x (both bodies' velocity fields taken
+/// there), an affine field: offset + spin × x.
+typedef struct kl_relative_field
+{
+	kl_d3 offset;
+	kl_d3 spin;
+	double dt;
+} kl_relative_field;
+
+static kl_relative_field kl_relative_field_make(const kl_vertex_motion* m)
+{
+	kl_relative_field f;
+	kl_d3 wa = kl_f3(m->angular_velocity[0]), wb = kl_f3(m->angular_velocity[1]);
+	// v_i(x) = v_i + ω_i × (x − c_i) = (v_i − ω_i × c_i) + ω_i × x
+	kl_d3 oa = kl_d3_sub(kl_f3(m->velocity[0]), kl_d3_cross(wa, kl_f3(m->center[0])));
+	kl_d3 ob = kl_d3_sub(kl_f3(m->velocity[1]), kl_d3_cross(wb, kl_f3(m->center[1])));
+	f.offset = kl_d3_sub(ob, oa);
+	f.spin = kl_d3_sub(wb, wa);
+	f.dt = m->dt;
+	return f;
+}
+
+/// How far triangle u's vertices can move relative to the other body this step, to first order:
+/// their relative speed times dt, in any direction (velocities change within the step, as sub-steps
+/// resolve other contacts, so the direction alone is not a bound).
+static double kl_travel(const kl_relative_field* f, const vec3s u[3])
+{
+	double most = 0.0;
+	for (int k = 0; k < 3; ++k)
+	{
+		kl_d3 v = kl_d3_add(f->offset, kl_d3_cross(f->spin, kl_f3(u[k])));
+		most = fmax(most, kl_d3_dot(v, v));
+	}
+	return sqrt(most) * f->dt;
+}
+
+/// The smallest height of triangle u's vertices over the plane of t (normal n).
+static double kl_lowest_over(const vec3s t[3], kl_d3 n, const vec3s u[3])
+{
+	double h = DBL_MAX;
+	for (int k = 0; k < 3; ++k)
+	{
+		h = fmin(h, kl_d3_dot(n, kl_d3_rel(u[k], t[0])));
+	}
+	return h;
+}
+
+int kl_vertex_contacts(const kl_triangle_set* a, const kl_triangle_set* b, const kl_tri_pair* pairs, int pair_count,
+					   const kl_tri_contact_config* config, const kl_vertex_motion* motion, kl_mesh_scratch* scratch,
+					   int start)
+{
+	double reach = fmin((double)motion->reach, (double)config->margin);
+	kl_relative_field field = kl_relative_field_make(motion);
+	bool vertices_a = b->vertex_normals != NULL; // the inside test runs on the other set's surface
+	bool vertices_b = a->vertex_normals != NULL;
+	if (!kl_side_reserve(scratch, 0, a->vertex_count) || !kl_side_reserve(scratch, 1, b->vertex_count))
+	{
+		return -1;
+	}
+	if (++scratch->generation == 0)
+	{
+		// Wrapped: every stale stamp could match again, so clear them.
+		for (int side = 0; side < 2; ++side)
+		{
+			for (int v = 0; v < scratch->slot_capacity[side]; ++v)
+			{
+				scratch->slots[side][v].stamp = 0;
+				scratch->slots[side][v].world_stamp = 0;
+			}
+		}
+		scratch->generation = 1;
+	}
+	int count = start;
+	scratch->pierce_count = 0;
+	for (int i = 0; i < pair_count; ++i)
+	{
+		vec3s ta[3], tb[3];
+		kl_cached_triangle(scratch, 0, a, pairs[i].a, ta);
+		kl_cached_triangle(scratch, 1, b, pairs[i].b, tb);
+		kl_d3 na = kl_face_normal(ta), nb = kl_face_normal(tb);
+		if (kl_d3_dot(na, na) == 0.0 || kl_d3_dot(nb, nb) == 0.0)
+		{
+			continue; // no area: its neighbours carry the surface
+		}
+		// How far b's vertices can close on a's plane this step, and a's on b's: a pair whose gap
+		// along a face normal is wider cannot touch, nor can a vertex that far from a face.
+		double reach_a = fmin(reach + kl_travel(&field, tb), config->margin);
+		double reach_b = fmin(reach + kl_travel(&field, ta), config->margin);
+		if (kl_lowest_over(ta, na, tb) > reach_a || kl_lowest_over(tb, nb, ta) > reach_b)
+		{
+			continue;
+		}
+		for (int k = 0; k < 3; ++k)
+		{
+			if (vertices_a)
+			{
+				kl_side_offer(scratch, 0, a->indices[3 * pairs[i].a + k], ta[k], pairs[i].b, tb, nb, reach_b, config);
+			}
+			if (vertices_b)
+			{
+				kl_side_offer(scratch, 1, b->indices[3 * pairs[i].b + k], tb[k], pairs[i].a, ta, na, reach_a, config);
+			}
+		}
+		if (!kl_grow_contacts(scratch, count + 9) ||
+			!kl_pair_pierces(a, 0, pairs[i].a, ta, na, pairs[i].b, tb, nb, scratch) ||
+			!kl_pair_pierces(b, 1, pairs[i].b, tb, nb, pairs[i].a, ta, na, scratch))
+		{
+			return -1;
+		}
+		count += kl_pair_edge_contacts(a, b, pairs[i], ta, na, tb, nb, config, scratch, scratch->contacts + count);
+	}
+	count = kl_side_finish(a, b, 0, config, scratch, count);
+	count = count < 0 ? count : kl_side_finish(b, a, 1, config, scratch, count);
+	return count < 0 ? count : kl_pierce_contacts(a, b, config, scratch, count);
+}
