@@ -498,6 +498,10 @@ static int kl_compare_pierces(const void* x, const void* y)
 static int kl_pierce_contacts(const kl_triangle_set* a, const kl_triangle_set* b, const kl_tri_contact_config* config,
 							  kl_mesh_scratch* s, int count)
 {
+	if (s->pierce_count < 2)
+	{
+		return count; // a stretch inside needs an entry and an exit
+	}
 	qsort(s->pierces, (size_t)s->pierce_count, sizeof(struct kl_pierce), kl_compare_pierces);
 	for (int i = 0; i + 1 < s->pierce_count; ++i)
 	{
