@@ -164,44 +164,41 @@ static bool segment_inside(const kl_triangle_set* s, int tri, vec3s p, vec3s u, 
 	return hit > 0.95 * d;
 }
 
-/// Drops the deep contacts whose overlap is not inside both bodies (segment_inside); returns the
-/// count kept. Shallow ones need no check: nothing a slop deep can be a wall away.
-static int keep_true_penetrations(const kl_mesh_query* q, int tri_a, int tri_b, kl_tri_contact* c, int n)
+/// Whether a deep edge contact's overlap lies inside both bodies (segment_inside). Shallow ones
+/// need no check: nothing a slop deep can be a wall away.
+static bool edge_contact_inside(const kl_triangle_set* a, const kl_triangle_set* b, const kl_tri_contact* c)
 {
-	int kept = 0;
-	for (int i = 0; i < n; ++i)
+	float d = -c->separation;
+	if (d <= 0.2f * KL_LINEAR_SLOP)
 	{
-		float d = -c[i].separation;
-		bool ok = true;
-		if (d > 0.2f * KL_LINEAR_SLOP)
-		{
-			vec3s pa = glms_vec3_add(c[i].point, glms_vec3_scale(c[i].normal, 0.5f * d));
-			vec3s pb = glms_vec3_sub(c[i].point, glms_vec3_scale(c[i].normal, 0.5f * d));
-			ok = segment_inside(q->a, tri_a, pa, glms_vec3_negate(c[i].normal), d) &&
-				 segment_inside(q->b, tri_b, pb, c[i].normal, d);
-		}
-		if (ok)
-		{
-			c[kept++] = c[i];
-		}
+		return true;
 	}
-	return kept;
+	vec3s pa = glms_vec3_add(c->point, glms_vec3_scale(c->normal, 0.5f * d));
+	vec3s pb = glms_vec3_sub(c->point, glms_vec3_scale(c->normal, 0.5f * d));
+	return segment_inside(a, (int)c->tri_a, pa, glms_vec3_negate(c->normal), d) &&
+		   segment_inside(b, (int)c->tri_b, pb, c->normal, d);
 }
 
-/// keep_true_penetrations for the edge contacts of kl_vertex_contacts (the vertex contacts measure
-/// to the nearest surface, which is never a wall away).
-static int keep_true_edge_penetrations(const kl_mesh_query* q, kl_tri_contact* c, int n)
+int kl_mesh_pair_contacts(const kl_triangle_set* a, const kl_triangle_set* b, const kl_tri_pair* pairs, int pair_count,
+						  const kl_tri_contact_config* config, const kl_vertex_motion* motion, kl_mesh_scratch* scratch)
 {
+	// Without the bodies' motion, the whole margin applies in every direction.
+	kl_vertex_motion still;
+	memset(&still, 0, sizeof(still));
+	still.reach = config->margin;
+	int n = kl_vertex_contacts(a, b, pairs, pair_count, config, motion != NULL ? motion : &still, scratch, 0);
+	// The vertex contacts measure to the nearest surface, which is never a wall away; an edge pair
+	// can be: the far side of a wall, the next turn of a thread.
 	int kept = 0;
 	for (int i = 0; i < n; ++i)
 	{
-		if (c[i].kind != KL_TRI_CONTACT_EDGE ||
-			keep_true_penetrations(q, (int)c[i].tri_a, (int)c[i].tri_b, c + i, 1) == 1)
+		const kl_tri_contact* c = scratch->contacts + i;
+		if (c->kind != KL_TRI_CONTACT_EDGE || edge_contact_inside(a, b, c))
 		{
-			c[kept++] = c[i];
+			scratch->contacts[kept++] = *c;
 		}
 	}
-	return kept;
+	return n < 0 ? n : kept;
 }
 
 /// Leaf test: mesh against mesh gathers the candidate pair (vertex_contacts.h makes the contacts
@@ -320,14 +317,9 @@ static int collide_sets(const kl_triangle_set* a, const kl_triangle_set* b, floa
 	kl_result walked = kl_bvh_collide_m34(a->bvh, b->bvh, m34, &query, &result);
 	if (walked == KL_OK && q.collect_pairs && !q.failed)
 	{
-		// Without the bodies' motion, the whole margin applies in every direction.
-		kl_vertex_motion still;
-		memset(&still, 0, sizeof(still));
-		still.reach = q.config.margin;
-		q.count = kl_vertex_contacts(a, b, scratch->pairs, scratch->pair_count, &q.config,
-									 motion != NULL ? motion : &still, scratch, 0);
+		q.count = kl_mesh_pair_contacts(a, b, scratch->pairs, scratch->pair_count, &q.config, motion, scratch);
 		q.failed = q.count < 0;
-		q.count = q.failed ? 0 : keep_true_edge_penetrations(&q, scratch->contacts, q.count);
+		q.count = q.failed ? 0 : q.count;
 	}
 	if (walked == KL_OK && !q.failed && q.count > 0)
 	{

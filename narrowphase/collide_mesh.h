@@ -57,6 +57,13 @@ void kl_set_triangle(const kl_triangle_set* s, int tri, vec3s out[3]);
 /// adjacency.
 const kl_tri_edges* kl_set_triangle_edges(const kl_triangle_set* s, int tri, kl_tri_edges* edges);
 
+/// One candidate triangle pair (triangle a of set a, triangle b of set b).
+typedef struct kl_tri_pair
+{
+	int32_t a;
+	int32_t b;
+} kl_tri_pair;
+
 /// Working memory of the mesh queries, grown on demand and reused (one per worker thread, so the
 /// step allocates nothing once warm). Zero-initialise; free with kl_mesh_scratch_free.
 typedef struct kl_mesh_scratch
@@ -91,6 +98,15 @@ void kl_mesh_scratch_free(kl_mesh_scratch* scratch);
 int kl_collide_triangle_sets(const kl_triangle_set* a, const kl_triangle_set* b, float margin,
 							 const kl_vertex_motion* motion, kl_mesh_scratch* scratch, kl_manifold* out,
 							 int max_manifolds);
+
+/// The raw contacts of two triangle sets from their candidate triangle pairs, which must hold every
+/// pair within config->margin (a BVH walk with that margin, or all pairs): the vertex and edge
+/// contacts of vertex_contacts.h, with deep edge contacts kept only when their overlap lies inside
+/// both solids (one ray per body). Written to scratch->contacts (normals from a to b); returns the
+/// count, or -1 when out of memory. motion may be NULL (kl_vertex_motion). The shared step before
+/// kl_contact_patches for every mesh-pair backend.
+int kl_mesh_pair_contacts(const kl_triangle_set* a, const kl_triangle_set* b, const kl_tri_pair* pairs, int pair_count,
+						  const kl_tri_contact_config* config, const kl_vertex_motion* motion, kl_mesh_scratch* scratch);
 
 /// A sphere or capsule against a triangle set: the round shape is given as a set holding its core
 /// (one degenerate triangle: the centre, or the segment) and its radius; contacts where the surface

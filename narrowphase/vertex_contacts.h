@@ -12,13 +12,6 @@
 #include "collide_mesh.h"
 #include "tri_contact.h"
 
-/// One candidate triangle pair (triangle a of set a, triangle b of set b).
-typedef struct kl_tri_pair
-{
-	int32_t a;
-	int32_t b;
-} kl_tri_pair;
-
 /// Appends the contacts of sets a and b (normals from a to b) found from their candidate pairs to
 /// scratch->contacts, starting at index `start`; returns the new count, or -1 when out of memory.
 /// The pairs must hold every triangle pair within config->margin of each other (the BVH's

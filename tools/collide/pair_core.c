@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: MIT
 #include "pair_core.h"
 
+#include "tri_adjacency.h"
+
 #include "meshgen.h"
 
 #include <kollide/io.h>
@@ -222,6 +224,18 @@ bool kl_pair_prepare(kl_pair_model* model, const kl_bvh_build_def* def, char* er
 		snprintf(err, err_size, "BVH build failed: %s", kl_last_error());
 		return false;
 	}
+	int v = model->vertex_count, tris = model->triangle_count;
+	model->opposite = malloc(sizeof(int32_t) * (size_t)(3 * (tris > 0 ? tris : 1)));
+	model->vertex_normals = malloc(sizeof(vec3s) * (size_t)(v > 0 ? v : 1));
+	model->vertex_cone_cos = malloc(sizeof(float) * (size_t)(v > 0 ? v : 1));
+	if (!model->opposite || !model->vertex_normals || !model->vertex_cone_cos ||
+		kl_triangle_opposites(model->indices, tris, model->opposite) != KL_OK ||
+		kl_vertex_pseudo_normals((const vec3s*)model->vertices, v, model->indices, tris, model->vertex_normals,
+								 model->vertex_cone_cos) != KL_OK)
+	{
+		snprintf(err, err_size, "adjacency failed: %s", kl_last_error());
+		return false;
+	}
 	double start = kl_pair_now();
 	const kl_bvh* t = model->tree;
 	size_t axes = (size_t)t->axes;
@@ -260,6 +274,9 @@ bool kl_pair_prepare(kl_pair_model* model, const kl_bvh_build_def* def, char* er
 
 void kl_pair_free(kl_pair_model* model)
 {
+	free(model->opposite);
+	free(model->vertex_normals);
+	free(model->vertex_cone_cos);
 	free(model->vertices);
 	free(model->indices);
 	free(model->inner_lo);
@@ -275,7 +292,8 @@ void kl_pair_free(kl_pair_model* model)
 
 void kl_pair_scratch_free(kl_pair_scratch* s)
 {
-	free(s->contacts);
+	free(s->pairs);
+	kl_mesh_scratch_free(&s->mesh);
 	free(s->points);
 	free(s->heap);
 	free(s->realigned_inner);
@@ -463,34 +481,61 @@ bool kl_pair_collide(const kl_pair_model* a, const kl_pair_model* b, const kl_pa
 	return collide_counted(a, b, pose, settings, scratch, brute);
 }
 
-/// Appends the contacts of one triangle pair; true when it gave any.
-static bool add_contacts(kl_pair_scratch* s, const vec3s ta[3], const vec3s tb[3], int tri_a, int tri_b,
-						 const kl_tri_contact_config* config)
+/// Appends one candidate pair; false when out of memory.
+static bool add_pair(kl_pair_scratch* s, int tri_a, int tri_b)
 {
-	if (s->contact_count + KL_TRI_MAX_CONTACTS > s->contact_capacity)
+	if (s->pair_count == s->pair_capacity)
 	{
-		int cap = s->contact_capacity ? 2 * s->contact_capacity : 256;
-		kl_tri_contact* grown = realloc(s->contacts, sizeof(*grown) * (size_t)cap);
+		int cap = s->pair_capacity ? 2 * s->pair_capacity : 1024;
+		kl_tri_pair* grown = realloc(s->pairs, sizeof(*grown) * (size_t)cap);
 		if (grown == NULL)
 		{
 			s->out_of_memory = true;
 			return false;
 		}
-		s->contacts = grown;
-		s->contact_capacity = cap;
+		s->pairs = grown;
+		s->pair_capacity = cap;
 	}
-	int n = kl_tri_contacts(ta, tb, (uint32_t)tri_a, (uint32_t)tri_b, config, s->contacts + s->contact_count);
-	s->contact_count += n;
-	return n > 0;
+	s->pairs[s->pair_count].a = tri_a;
+	s->pairs[s->pair_count].b = tri_b;
+	s->pair_count++;
+	return true;
 }
 
-static bool leaf_contacts(int tri_a, int tri_b, void* ctx)
+static bool leaf_pair(int tri_a, int tri_b, void* ctx)
 {
 	leaf_context* c = ctx;
-	vec3s ta[3], tb[3];
-	triangle_a(c->a, tri_a, ta);
-	triangle_b(c->b, c->pose, tri_b, tb);
-	return add_contacts(c->scratch, ta, tb, tri_a, tri_b, &c->config);
+	return add_pair(c->scratch, tri_a, tri_b);
+}
+
+/// The engine's view of a model at a pose (B's pose is rigid: kl_pair_pose_make checks it).
+static kl_triangle_set model_set(const kl_pair_model* m, const kl_pair_pose* pose)
+{
+	kl_triangle_set set;
+	memset(&set, 0, sizeof(set));
+	set.bvh = m->tree;
+	set.vertices = (const vec3s*)m->vertices;
+	set.vertex_count = m->vertex_count;
+	set.indices = m->indices;
+	set.opposite = m->opposite;
+	set.vertex_normals = m->vertex_normals;
+	set.vertex_cone_cos = m->vertex_cone_cos;
+	set.scale = kl_vec3(1.0f, 1.0f, 1.0f);
+	set.xf.q = glms_quat_identity();
+	if (pose != NULL)
+	{
+		mat3s r;
+		for (int i = 0; i < 3; ++i)
+		{
+			for (int j = 0; j < 3; ++j)
+			{
+				r.raw[j][i] = (float)pose->m[i][j]; // cglm: column j, row i
+			}
+		}
+		set.xf.q = glms_quat_normalize(glms_mat3_quat(r));
+		set.xf.p = kl_vec3((float)pose->t[0], (float)pose->t[1], (float)pose->t[2]);
+	}
+	return set;
 }
 
 bool kl_pair_contacts_query(const kl_pair_model* a, const kl_pair_model* b, const kl_pair_pose* pose,
@@ -502,24 +547,16 @@ bool kl_pair_contacts_query(const kl_pair_model* a, const kl_pair_model* b, cons
 	// Deeper than a tenth of A's radius is a pass-through, not a contact (the default 0.1 m assumes
 	// bodies of a metre or so).
 	ctx.config.max_depth = (float)(0.1 * a->radius);
-	scratch->contact_count = 0;
+	scratch->pair_count = 0;
 	scratch->out_of_memory = false;
 	scratch->bv_tests = 0;
 	scratch->tri_tests = 0;
 	if (brute)
 	{
-		if (!move_all(b, pose, scratch))
-		{
-			return false;
-		}
 		for (int i = 0; i < a->triangle_count; ++i)
 		{
-			vec3s ta[3], tb[3];
-			triangle_a(a, i, ta);
-			for (int j = 0; j < b->triangle_count; ++j)
+			for (int j = 0; j < b->triangle_count && add_pair(scratch, i, j); ++j)
 			{
-				triangle_moved(b, scratch->moved_b, j, tb);
-				add_contacts(scratch, ta, tb, i, j, &ctx.config);
 			}
 		}
 		scratch->tri_tests = (int64_t)a->triangle_count * b->triangle_count;
@@ -527,9 +564,9 @@ bool kl_pair_contacts_query(const kl_pair_model* a, const kl_pair_model* b, cons
 	else
 	{
 		// The DOPs get a hair more than the margin so that pairs at exactly the margin are not lost
-		// to rounding; kl_tri_contacts decides.
+		// to rounding; the contacts decide.
 		float margin = settings->margin + (float)(1e-6 * a->radius);
-		kl_bvh_query query = {KL_BVH_ALL_PAIRS, settings->traversal, margin, leaf_contacts, &ctx, NULL, 0};
+		kl_bvh_query query = {KL_BVH_ALL_PAIRS, settings->traversal, margin, leaf_pair, &ctx, NULL, 0};
 		kl_bvh_result result;
 		kl_bvh_collide_m34(a->tree, b->tree, pose->m34, &query, &result);
 		add_counters(scratch, &result);
@@ -538,28 +575,30 @@ bool kl_pair_contacts_query(const kl_pair_model* a, const kl_pair_model* b, cons
 	{
 		return false;
 	}
+	kl_triangle_set sa = model_set(a, NULL), sb = model_set(b, pose);
+	int count = kl_mesh_pair_contacts(&sa, &sb, scratch->pairs, scratch->pair_count, &ctx.config, NULL, &scratch->mesh);
 	memset(out, 0, sizeof(*out));
-	if (scratch->contact_count == 0)
+	if (count <= 0)
 	{
-		return true;
+		return count == 0;
 	}
-	int need = 3 * scratch->contact_count + 2;
-	if (scratch->point_capacity < need)
+	int need = 3 * count + 2;
+	if (scratch->mesh.point_capacity < need)
 	{
-		free(scratch->points);
-		scratch->points = malloc(sizeof(kl_manifold_point) * (size_t)need);
-		scratch->point_capacity = scratch->points ? need : 0;
-		if (scratch->points == NULL)
+		kl_manifold_point* grown = realloc(scratch->mesh.points, sizeof(kl_manifold_point) * (size_t)need);
+		if (grown == NULL)
 		{
 			return false;
 		}
+		scratch->mesh.points = grown;
+		scratch->mesh.point_capacity = need;
 	}
 	kl_patch_config config = kl_patch_config_default();
 	kl_manifold manifolds[KL_PATCH_MAX_SEEDS];
-	int count = kl_contact_patches(scratch->contacts, scratch->contact_count, &config, scratch->points, manifolds,
-								   KL_PATCH_MAX_SEEDS);
-	out->manifolds = count;
-	for (int m = 0; m < count; ++m)
+	int m_count = kl_contact_patches(scratch->mesh.contacts, count, &config, scratch->mesh.points, manifolds,
+									 KL_PATCH_MAX_SEEDS);
+	out->manifolds = m_count;
+	for (int m = 0; m < m_count; ++m)
 	{
 		for (int p = 0; p < manifolds[m].point_count; ++p)
 		{

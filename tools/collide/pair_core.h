@@ -5,6 +5,7 @@
 #pragma once
 
 #include "bvh.h"
+#include "collide_mesh.h"
 #include "contact_patches.h"
 
 #include <stdio.h>
@@ -25,6 +26,11 @@ typedef struct kl_pair_model
 	float* leaf_lo;
 	float* leaf_hi;
 	double node_abs_max; ///< largest |value| of the arrays above (realignment rounding allowance)
+	/// What the mesh contacts read (kl_mesh_pair_contacts): the vertex across each triangle edge, and
+	/// per vertex its pseudo-normal and normal cone (tri_adjacency.h).
+	int32_t* opposite;
+	vec3s* vertex_normals;
+	float* vertex_cone_cos;
 	double prepare_seconds; ///< filling the arrays above (after kl_bvh_build)
 } kl_pair_model;
 
@@ -60,9 +66,10 @@ typedef struct kl_pair_heap_item
 
 typedef struct kl_pair_scratch
 {
-	kl_tri_contact* contacts;
-	int contact_count;
-	int contact_capacity;
+	kl_tri_pair* pairs; ///< contacts: the candidate triangle pairs of the query
+	int pair_count;
+	int pair_capacity;
+	kl_mesh_scratch mesh; ///< contacts: the engine's mesh-contact working memory
 	bool out_of_memory;
 	kl_manifold_point* points;
 	int point_capacity;
@@ -106,7 +113,8 @@ typedef struct kl_pair_contacts
 bool kl_pair_collide(const kl_pair_model* a, const kl_pair_model* b, const kl_pair_pose* pose,
 					 const kl_pair_settings* settings, kl_pair_scratch* scratch, bool brute);
 
-/// Contact points of the pose (triangle contacts within margin, then minimal contact sets).
+/// Contact points of the pose: the engine's mesh contacts (kl_mesh_pair_contacts) from every
+/// triangle pair within the margin (the BVH walk, or all pairs when brute), then minimal contact sets.
 bool kl_pair_contacts_query(const kl_pair_model* a, const kl_pair_model* b, const kl_pair_pose* pose,
 							const kl_pair_settings* settings, kl_pair_scratch* scratch, bool brute,
 							kl_pair_contacts* out);
