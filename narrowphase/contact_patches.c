@@ -369,7 +369,7 @@ int kl_contact_patches(kl_tri_contact* contacts, int count, const kl_patch_confi
 			kl_manifold* m = manifolds + written++;
 			memset(m, 0, sizeof(*m));
 			m->normal = normal;
-			m->point_count = kl_reduce_manifold_points(hull, h, normal, m->points);
+			m->point_count = kl_reduce_manifold_points_tied(hull, h, normal, 0.1f * KL_LINEAR_SLOP, m->points);
 			kl_canonical_ids(scratch, n, config->weld_distance, m);
 		}
 	}

@@ -26,12 +26,26 @@ static inline float kl_signed_area2(vec3s a, vec3s b, vec3s c, vec3s n)
 	return glms_vec3_dot(glms_vec3_cross(glms_vec3_sub(b, a), glms_vec3_sub(c, a)), n);
 }
 
-static int kl_pick_deepest(const kl_manifold_point* c, int count)
+/// The deepest candidate, up to tie_depth: among those that deep, the one with the
+/// smallest id. A face resting flat has many equally deep candidates (a disc's rim vertices), and
+/// the tiny rocking of a resting body would otherwise move the first pick, and with it the whole
+/// set, around the outline every step: the ids change, warm starting is lost, and the body keeps
+/// rocking. The ids of a feature-keyed generator stay put.
+static int kl_pick_deepest(const kl_manifold_point* c, int count, float tie_depth)
 {
-	int best = 0;
+	int deepest = 0;
 	for (int i = 1; i < count; ++i)
 	{
-		if (c[i].separation < c[best].separation)
+		if (c[i].separation < c[deepest].separation)
+		{
+			deepest = i;
+		}
+	}
+	int best = deepest;
+	float tie = c[deepest].separation + tie_depth;
+	for (int i = 0; i < count; ++i)
+	{
+		if (c[i].separation <= tie && c[i].id < c[best].id)
 		{
 			best = i;
 		}
@@ -111,6 +125,12 @@ static int kl_pick_fourth(const kl_manifold_point* c, int count, const int t[3],
 
 int kl_reduce_manifold_points(const kl_manifold_point* candidates, int count, vec3s normal, kl_manifold_point* out)
 {
+	return kl_reduce_manifold_points_tied(candidates, count, normal, 0.0f, out);
+}
+
+int kl_reduce_manifold_points_tied(const kl_manifold_point* candidates, int count, vec3s normal, float tie_depth,
+								   kl_manifold_point* out)
+{
 	if (candidates == NULL || out == NULL || count <= 0)
 	{
 		return 0;
@@ -121,7 +141,7 @@ int kl_reduce_manifold_points(const kl_manifold_point* candidates, int count, ve
 		return count;
 	}
 	int t[3];
-	t[0] = kl_pick_deepest(candidates, count);
+	t[0] = kl_pick_deepest(candidates, count, tie_depth);
 	t[1] = kl_pick_farthest(candidates, count, t[0], normal);
 	float area = 0.0f;
 	t[2] = kl_pick_widest(candidates, count, t[0], t[1], normal, &area);

@@ -45,6 +45,14 @@ typedef struct kl_manifold
 /// Returns the number written to out (min(count, 4)); out may not alias candidates.
 int kl_reduce_manifold_points(const kl_manifold_point* candidates, int count, vec3s normal, kl_manifold_point* out);
 
+/// kl_reduce_manifold_points where candidates less than tie_depth (m) shallower than the deepest
+/// count as deepest too, and the first pick goes to the smallest id among them. The mesh patches use
+/// it: a face resting flat has many equally deep candidates (a disc's rim vertices), and the tiny
+/// rocking of a resting body would otherwise move the first pick, and the whole set with it,
+/// around the outline every step, losing the warm start each time.
+int kl_reduce_manifold_points_tied(const kl_manifold_point* candidates, int count, vec3s normal, float tie_depth,
+								   kl_manifold_point* out);
+
 /// Copies the solver state of the points of old_manifold into the points of manifold with the same
 /// id (and marks them persisted). A point whose id found no match takes the state of an unmatched
 /// old point within KL_LINEAR_SLOP of it (a clipped corner that changed features in place); the

@@ -149,9 +149,9 @@ static bool kl_point_contact(const kl_triangle_set* q_set, bool p_is_a, vec3s p,
 							 const kl_tri_contact_config* config, kl_tri_contact* out)
 {
 	double dist = sqrt(near->d2);
-	if (dist > config->max_depth && !search_tree)
+	if (dist > fmax(config->max_depth, config->margin) && !search_tree)
 	{
-		return false;
+		return false; // neither a contact inside nor a speculative one outside
 	}
 	kl_d3 pseudo = kl_d3_make(0.0, 0.0, 0.0);
 	kl_d3 w = kl_d3_make(0.0, 0.0, 0.0);
