@@ -6,6 +6,7 @@
 #include "dvec3.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 typedef struct kl_half_edge
 {
@@ -101,6 +102,7 @@ kl_result kl_vertex_pseudo_normals(const vec3s* vertices, int vertex_count, cons
 	{
 		return kl_fail(KL_ERR_OUT_OF_MEMORY, "kl_vertex_pseudo_normals: out of memory for %d vertices", vertex_count);
 	}
+	memset(sum, 0, sizeof(double) * (size_t)(3 * (vertex_count > 0 ? vertex_count : 1)));
 	for (int t = 0; t < triangle_count; ++t)
 	{
 		const int32_t* tri = indices + 3 * t;
