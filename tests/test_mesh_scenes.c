@@ -10,10 +10,10 @@
 // a slow narrowphase shows as a clear message and not as a test time-out.
 // `test_mesh_scenes NAME` runs the tests whose names contain NAME (pile, gear, screw, bowl).
 //
-// Known failure (issue 6 is open): two of the pile's 30 bodies are still moving after 6 s, with
-// contacts up to 4.5 mm deep (limit 3). That test runs only when KL_MESH_SCENES_STRICT=1 is set;
-// without it, it is skipped (cmocka reports it SKIPPED, not passed). The gear train, the screw and
-// the bowl stack check their full criteria.
+// Known failure (issue 6 is open): two of the pile's 30 bodies are still rocking after 6 s, the
+// deepest contact at rest is 3.03 mm (limit 3), and one is 25 mm deep for a moment in the drop. Without KL_MESH_SCENES_STRICT=1 the pile test checks
+// that nothing escapes the bin or sinks into the ground, then stops (cmocka reports it SKIPPED, not
+// passed). The gear train, the screw and the bowl stack check their full criteria.
 // SPDX-License-Identifier: MIT
 #include "kl_validation.h"
 
@@ -234,7 +234,6 @@ static const float k_ground_tolerance = 0.003f;
 static void test_mesh_pile(void** state)
 {
 	(void)state;
-	SKIP_KNOWN_FAILURE("28 of 30 settle in 6 s; contacts up to 4.5 mm deep (limit 3)");
 	timed_run t;
 	timed_start(&t, "mesh_pile");
 	kl_body_id* bodies = NULL;
@@ -272,16 +271,19 @@ static void test_mesh_pile(void** state)
 	free(bodies);
 	kl_scene_stop(&t.run);
 	assert_true(outside < 0.0f); // nothing escaped the bin
+	// Nothing sank into the ground, on the way or at the end (one second in for quick runs).
+	assert_true(worst_low > -2.0f * k_ground_tolerance);
+	assert_true(end.lowest_z > -k_ground_tolerance);
+	SKIP_KNOWN_FAILURE("28 of 30 settle in 6 s (two rock on curved, faceted faces at 2-5 cm/s), deepest "
+					   "contact at rest 3.03 mm (limit 3), 25 mm for a moment in the drop (limit 10); the "
+					   "bin and ground checks ran");
+	assert_true(worst_penetration < 0.01f); // nothing tunnels deep into another
 	if (KL_QUICK)
 	{
-		// One second in: still tumbling, but nothing tunnels into the ground or deep into another.
-		assert_true(worst_low > -0.01f);
-		assert_true(worst_penetration < 0.01f);
-		return;
+		return; // one second in: still tumbling
 	}
 	assert_int_equal(end.settled, n);
 	assert_true(end.penetration < k_rest_penetration);
-	assert_true(end.lowest_z > -k_ground_tolerance);
 }
 
 // ---------------------------------------------------------------------------------------------
