@@ -538,6 +538,12 @@ static int kl_pierce_contacts(const kl_triangle_set* a, const kl_triangle_set* b
 	return count;
 }
 
+/// Deepest edge–edge contact (m): a slop. Two convex edges cross that deep only for a moment in an
+/// impact; deeper, the pair is nearly always two edges far apart whose directions happen to pass
+/// the arc test (in the pile: rims 2 cm apart, found 20-25 mm "deep"), and the stretch of an edge inside the
+/// other body gives the true contact (kl_pierce_contacts).
+#define KL_EDGE_MAX_DEPTH ((double)KL_LINEAR_SLOP)
+
 /// The edge contacts of one pair (world triangles and unit normals given).
 static int kl_pair_edge_contacts(const kl_triangle_set* a, const kl_triangle_set* b, kl_tri_pair pair,
 								 const vec3s ta[3], kl_d3 na, const vec3s tb[3], kl_d3 nb,
@@ -559,7 +565,7 @@ static int kl_pair_edge_contacts(const kl_triangle_set* a, const kl_triangle_set
 	kl_tri_edge_axis axes[9];
 	int n = kl_tri_edge_pairs(A, na, kl_cached_edges(scratch, 0, a, pair.a, &ea), mask_a, B, nb,
 							  kl_cached_edges(scratch, 1, b, pair.b, &eb), mask_b, origin, -(double)config->margin,
-							  config->max_depth, axes);
+							  fmin((double)config->max_depth, KL_EDGE_MAX_DEPTH), axes);
 	for (int i = 0; i < n; ++i)
 	{
 		kl_tri_contact* c = out + i;
