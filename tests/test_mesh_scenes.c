@@ -271,9 +271,10 @@ static void test_mesh_pile(void** state)
 	free(bodies);
 	kl_scene_stop(&t.run);
 	assert_true(outside < 0.0f); // nothing escaped the bin
-	// Nothing sank into the ground, on the way or at the end (one second in for quick runs).
+	// Nothing sank into the ground on the way, nor at rest (quick runs stop one second in, while the
+	// pile still tumbles).
 	assert_true(worst_low > -2.0f * k_ground_tolerance);
-	assert_true(end.lowest_z > -k_ground_tolerance);
+	assert_true(KL_QUICK || end.lowest_z > -k_ground_tolerance);
 	SKIP_KNOWN_FAILURE("all 30 settle (28 asleep), but the deepest contact at rest is 3.27 mm (limit 3) and "
 					   "one reads 25 mm for a moment in the drop (limit 10): knot vertices in a bowl's hollow "
 					   "measured to the outer wall; the bin and ground checks ran");
