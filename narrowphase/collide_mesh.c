@@ -47,6 +47,63 @@ void kl_mesh_scratch_free(kl_mesh_scratch* scratch)
 	}
 }
 
+bool kl_mesh_scratch_reserve_contacts(kl_mesh_scratch* s, int need)
+{
+	if (need <= s->contact_capacity)
+	{
+		return true;
+	}
+	int capacity = s->contact_capacity > 0 ? s->contact_capacity : 256;
+	while (capacity < need)
+	{
+		capacity *= 2;
+	}
+	kl_tri_contact* grown = kl_realloc(s->contacts, (size_t)capacity, sizeof(kl_tri_contact));
+	if (grown == NULL)
+	{
+		return false;
+	}
+	s->contacts = grown;
+	s->contact_capacity = capacity;
+	return true;
+}
+
+int kl_mesh_scratch_patches(kl_mesh_scratch* s, int count, kl_manifold* out, int max_manifolds)
+{
+	int need = 3 * count + 2; // what kl_contact_patches asks of its point scratch
+	if (need > s->point_capacity)
+	{
+		kl_manifold_point* grown = kl_realloc(s->points, (size_t)need, sizeof(kl_manifold_point));
+		if (grown == NULL)
+		{
+			return 0;
+		}
+		s->points = grown;
+		s->point_capacity = need;
+	}
+	kl_patch_config config = kl_patch_config_default();
+	return kl_contact_patches(s->contacts, count, &config, s->points, out, max_manifolds);
+}
+
+bool kl_mesh_scratch_push_pair(kl_mesh_scratch* s, int32_t tri_a, int32_t tri_b)
+{
+	if (s->pair_count == s->pair_capacity)
+	{
+		int capacity = s->pair_capacity > 0 ? 2 * s->pair_capacity : 256;
+		kl_tri_pair* grown = kl_realloc(s->pairs, (size_t)capacity, sizeof(kl_tri_pair));
+		if (grown == NULL)
+		{
+			return false;
+		}
+		s->pairs = grown;
+		s->pair_capacity = capacity;
+	}
+	s->pairs[s->pair_count].a = tri_a;
+	s->pairs[s->pair_count].b = tri_b;
+	s->pair_count++;
+	return true;
+}
+
 vec3s kl_set_vertex(const kl_triangle_set* s, int32_t index)
 {
 	vec3s v = s->vertices[index];
@@ -209,34 +266,13 @@ static bool leaf_contacts(int tri_a, int tri_b, void* context)
 	kl_mesh_scratch* s = q->scratch;
 	if (q->collect_pairs)
 	{
-		if (s->pair_count == s->pair_capacity)
-		{
-			int capacity = s->pair_capacity > 0 ? 2 * s->pair_capacity : 256;
-			kl_tri_pair* grown = kl_realloc(s->pairs, (size_t)capacity, sizeof(kl_tri_pair));
-			if (grown == NULL)
-			{
-				q->failed = true;
-				return false;
-			}
-			s->pairs = grown;
-			s->pair_capacity = capacity;
-		}
-		s->pairs[s->pair_count].a = tri_a;
-		s->pairs[s->pair_count].b = tri_b;
-		s->pair_count++;
-		return true;
+		q->failed = !kl_mesh_scratch_push_pair(s, tri_a, tri_b);
+		return !q->failed;
 	}
-	if (q->count + KL_TRI_MAX_CONTACTS > s->contact_capacity)
+	if (!kl_mesh_scratch_reserve_contacts(s, q->count + KL_TRI_MAX_CONTACTS))
 	{
-		int capacity = s->contact_capacity > 0 ? 2 * s->contact_capacity : 256;
-		kl_tri_contact* grown = kl_realloc(s->contacts, (size_t)capacity, sizeof(kl_tri_contact));
-		if (grown == NULL)
-		{
-			q->failed = true;
-			return false;
-		}
-		s->contacts = grown;
-		s->contact_capacity = capacity;
+		q->failed = true;
+		return false;
 	}
 	kl_tri_contact* out = s->contacts + q->count;
 	vec3s ta[3], tb[3];
@@ -323,19 +359,7 @@ static int collide_sets(const kl_triangle_set* a, const kl_triangle_set* b, floa
 	}
 	if (walked == KL_OK && !q.failed && q.count > 0)
 	{
-		int need = 3 * q.count + 2;
-		if (need > scratch->point_capacity)
-		{
-			kl_manifold_point* grown = kl_realloc(scratch->points, (size_t)need, sizeof(kl_manifold_point));
-			if (grown == NULL)
-			{
-				return 0;
-			}
-			scratch->points = grown;
-			scratch->point_capacity = need;
-		}
-		kl_patch_config config = kl_patch_config_default();
-		manifolds = kl_contact_patches(scratch->contacts, q.count, &config, scratch->points, out, max_manifolds);
+		manifolds = kl_mesh_scratch_patches(scratch, q.count, out, max_manifolds);
 	}
 	return manifolds;
 }

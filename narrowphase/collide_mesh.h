@@ -88,6 +88,17 @@ typedef struct kl_mesh_scratch
 
 void kl_mesh_scratch_free(kl_mesh_scratch* scratch);
 
+/// Grows scratch->contacts to hold at least `need` contacts; false when out of memory.
+bool kl_mesh_scratch_reserve_contacts(kl_mesh_scratch* scratch, int need);
+
+/// The minimal contact sets (kl_contact_patches, default settings) of the first `count` contacts in
+/// scratch->contacts, into at most max_manifolds manifolds; returns their count (0 when out of
+/// memory).
+int kl_mesh_scratch_patches(kl_mesh_scratch* scratch, int count, kl_manifold* out, int max_manifolds);
+
+/// Appends one candidate pair to scratch->pairs; false when out of memory.
+bool kl_mesh_scratch_push_pair(kl_mesh_scratch* scratch, int32_t tri_a, int32_t tri_b);
+
 /// Contacts between two triangle sets within `margin`, as at most max_manifolds manifolds (normals
 /// from a to b). Returns the manifold count. Solver fields are zero. When the sets' thicknesses
 /// are known, margin's fixed part (KL_SPECULATIVE_DISTANCE) shrinks to a quarter of the thinner

@@ -120,27 +120,6 @@ static kl_d3 kl_pseudo_normal(const kl_triangle_set* set, const kl_nearest* near
 	return kl_world_vertex_normal(set, set->indices[3 * near->tri + near->feature]);
 }
 
-static bool kl_grow_contacts(kl_mesh_scratch* s, int need)
-{
-	if (need <= s->contact_capacity)
-	{
-		return true;
-	}
-	int capacity = s->contact_capacity > 0 ? s->contact_capacity : 256;
-	while (capacity < need)
-	{
-		capacity *= 2;
-	}
-	kl_tri_contact* grown = kl_realloc(s->contacts, (size_t)capacity, sizeof(kl_tri_contact));
-	if (grown == NULL)
-	{
-		return false;
-	}
-	s->contacts = grown;
-	s->contact_capacity = capacity;
-	return true;
-}
-
 /// A point p of set p's surface against set q's: a contact when its signed distance lies within
 /// [-max_depth, margin]; sets the contact's point, normal, separation and kind, not its ids. near
 /// holds the nearest point among the candidates, which hold every surface within `complete` of p;
@@ -366,7 +345,7 @@ static int kl_side_finish(const kl_triangle_set* p_set, const kl_triangle_set* q
 	for (int i = 0; i < s->touched_count[side]; ++i)
 	{
 		int32_t v = s->touched[side][i];
-		if (!kl_grow_contacts(s, count + 1))
+		if (!kl_mesh_scratch_reserve_contacts(s, count + 1))
 		{
 			return -1;
 		}
@@ -528,7 +507,7 @@ static int kl_pierce_contacts(const kl_triangle_set* a, const kl_triangle_set* b
 		kl_nearest near = {DBL_MAX, p, -1, KL_TRI_FACE};
 		kl_offer_triangle(q_set, p, in->tri, &near);
 		kl_offer_triangle(q_set, p, out->tri, &near);
-		if (!kl_grow_contacts(s, count + 1))
+		if (!kl_mesh_scratch_reserve_contacts(s, count + 1))
 		{
 			return -1;
 		}
@@ -694,7 +673,7 @@ int kl_vertex_contacts(const kl_triangle_set* a, const kl_triangle_set* b, const
 				kl_side_offer(scratch, 1, b->indices[3 * pairs[i].b + k], tb[k], pairs[i].a, ta, na, reach_a, config);
 			}
 		}
-		if (!kl_grow_contacts(scratch, count + 9) ||
+		if (!kl_mesh_scratch_reserve_contacts(scratch, count + 9) ||
 			!kl_pair_pierces(a, 0, pairs[i].a, ta, na, pairs[i].b, tb, nb, scratch) ||
 			!kl_pair_pierces(b, 1, pairs[i].b, tb, nb, pairs[i].a, ta, na, scratch))
 		{

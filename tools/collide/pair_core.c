@@ -292,9 +292,7 @@ void kl_pair_free(kl_pair_model* model)
 
 void kl_pair_scratch_free(kl_pair_scratch* s)
 {
-	free(s->pairs);
 	kl_mesh_scratch_free(&s->mesh);
-	free(s->points);
 	free(s->heap);
 	free(s->realigned_inner);
 	free(s->realigned_leaf);
@@ -481,25 +479,11 @@ bool kl_pair_collide(const kl_pair_model* a, const kl_pair_model* b, const kl_pa
 	return collide_counted(a, b, pose, settings, scratch, brute);
 }
 
-/// Appends one candidate pair; false when out of memory.
+/// Appends one candidate pair; false (and out_of_memory set) when out of memory.
 static bool add_pair(kl_pair_scratch* s, int tri_a, int tri_b)
 {
-	if (s->pair_count == s->pair_capacity)
-	{
-		int cap = s->pair_capacity ? 2 * s->pair_capacity : 1024;
-		kl_tri_pair* grown = realloc(s->pairs, sizeof(*grown) * (size_t)cap);
-		if (grown == NULL)
-		{
-			s->out_of_memory = true;
-			return false;
-		}
-		s->pairs = grown;
-		s->pair_capacity = cap;
-	}
-	s->pairs[s->pair_count].a = tri_a;
-	s->pairs[s->pair_count].b = tri_b;
-	s->pair_count++;
-	return true;
+	s->out_of_memory = s->out_of_memory || !kl_mesh_scratch_push_pair(&s->mesh, tri_a, tri_b);
+	return !s->out_of_memory;
 }
 
 static bool leaf_pair(int tri_a, int tri_b, void* ctx)
@@ -547,7 +531,7 @@ bool kl_pair_contacts_query(const kl_pair_model* a, const kl_pair_model* b, cons
 	// Deeper than a tenth of A's radius is a pass-through, not a contact (the default 0.1 m assumes
 	// bodies of a metre or so).
 	ctx.config.max_depth = (float)(0.1 * a->radius);
-	scratch->pair_count = 0;
+	scratch->mesh.pair_count = 0;
 	scratch->out_of_memory = false;
 	scratch->bv_tests = 0;
 	scratch->tri_tests = 0;
@@ -576,27 +560,15 @@ bool kl_pair_contacts_query(const kl_pair_model* a, const kl_pair_model* b, cons
 		return false;
 	}
 	kl_triangle_set sa = model_set(a, NULL), sb = model_set(b, pose);
-	int count = kl_mesh_pair_contacts(&sa, &sb, scratch->pairs, scratch->pair_count, &ctx.config, NULL, &scratch->mesh);
+	int count = kl_mesh_pair_contacts(&sa, &sb, scratch->mesh.pairs, scratch->mesh.pair_count, &ctx.config, NULL,
+									  &scratch->mesh);
 	memset(out, 0, sizeof(*out));
 	if (count <= 0)
 	{
 		return count == 0;
 	}
-	int need = 3 * count + 2;
-	if (scratch->mesh.point_capacity < need)
-	{
-		kl_manifold_point* grown = realloc(scratch->mesh.points, sizeof(kl_manifold_point) * (size_t)need);
-		if (grown == NULL)
-		{
-			return false;
-		}
-		scratch->mesh.points = grown;
-		scratch->mesh.point_capacity = need;
-	}
-	kl_patch_config config = kl_patch_config_default();
 	kl_manifold manifolds[KL_PATCH_MAX_SEEDS];
-	int m_count = kl_contact_patches(scratch->mesh.contacts, count, &config, scratch->mesh.points, manifolds,
-									 KL_PATCH_MAX_SEEDS);
+	int m_count = kl_mesh_scratch_patches(&scratch->mesh, count, manifolds, KL_PATCH_MAX_SEEDS);
 	out->manifolds = m_count;
 	for (int m = 0; m < m_count; ++m)
 	{

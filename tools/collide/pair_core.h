@@ -66,13 +66,8 @@ typedef struct kl_pair_heap_item
 
 typedef struct kl_pair_scratch
 {
-	kl_tri_pair* pairs; ///< contacts: the candidate triangle pairs of the query
-	int pair_count;
-	int pair_capacity;
-	kl_mesh_scratch mesh; ///< contacts: the engine's mesh-contact working memory
+	kl_mesh_scratch mesh; ///< contacts: the engine's mesh-contact working memory and candidate pairs
 	bool out_of_memory;
-	kl_manifold_point* points;
-	int point_capacity;
 	kl_pair_heap_item* heap;
 	int heap_count;
 	int heap_capacity;
