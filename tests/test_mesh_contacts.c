@@ -273,6 +273,7 @@ static void test_gear_rests_on_gear(void** state)
 					  (double)turned, (double)glms_vec3_norm(v), (double)acosf(fminf(1.0f, up.z)));
 		assert_near(p.z, 0.02f, 0.5e-3f);						 // on the base's face, not sunk
 		assert_true(lowest > 0.02f - 2.0e-3f);					 // never sank through on the way
+		assert_true(deepest < 2.0e-3f); // no contact ever deeper than 2 mm (the landing of a tilted gear)
 		assert_true(glms_vec3_distance(p, p_at_9s) < 0.2e-3f); // no creep, no jitter
 		assert_true(turned < 2.0e-3f);							 // at rest in yaw too
 		assert_true(glms_vec3_norm(v) < 5.0e-3f);
