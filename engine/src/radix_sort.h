@@ -1,5 +1,6 @@
-// Kollide broadphase — stable LSD radix sorts on 64-bit keys. The digit width adapts to the bits
-// that matter (up to 12 per pass), and a pass whose digit is the same for every key is skipped.
+// Kollide internal — stable LSD radix sorts on 64-bit keys (broadphase pairs, point-shell
+// candidates). The digit width adapts to the bits that matter (up to 12 per pass), and a pass whose
+// digit is the same for every key is skipped.
 // SPDX-License-Identifier: MIT
 #pragma once
 

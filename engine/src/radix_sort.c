@@ -1,4 +1,4 @@
-// Kollide broadphase — stable LSD radix sorts.
+// Kollide internal — stable LSD radix sorts.
 // SPDX-License-Identifier: MIT
 #include "radix_sort.h"
 

@@ -1,0 +1,79 @@
+// Kollide narrowphase — the point-shell backend for mesh pairs (Aichele, seed-004 §3): a flat
+// hierarchy of conglomerates whose candidate triangle pairs come from placing one conglomerate's
+// point shell into the other's octree. Model and per-item kernels: pointshell_kernels.h. This
+// header: building a model (pointshell_build.c) and the per-step candidate search over a batch of
+// body pairs, on CPU threads (pointshell_query.c) or CUDA (pointshell.cu), same kernels both ways.
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "pointshell_types.h"
+
+#include "core.h"
+
+#include <stddef.h>
+
+struct kl_thread_pool;
+
+typedef struct kl_pointshell_build_def
+{
+	/// Conglomerates hold at most this many triangles; the median split leaves half to this many.
+	int max_triangles; ///< 64
+	/// Target distance between samples (object units); 0: a third of the median edge length.
+	float spacing;
+} kl_pointshell_build_def;
+
+kl_pointshell_build_def kl_pointshell_default_build_def(void);
+
+/// Builds the model of a triangle mesh (vertices and indices must outlive it). progress may be NULL;
+/// it is called with fractions in [0, 1] and may return false to cancel. NULL with a message on
+/// failure (bad input, out of memory, cancelled).
+kl_pointshell* kl_pointshell_build(const vec3s* vertices, int vertex_count, const int32_t* indices,
+								   int triangle_count, const kl_pointshell_build_def* def,
+								   bool (*progress)(float fraction, void* context), void* context);
+void kl_pointshell_destroy(kl_pointshell* model);
+
+kl_ps_model_view kl_pointshell_view(const kl_pointshell* model);
+
+/// Bytes of the model by part.
+typedef struct kl_pointshell_memory
+{
+	size_t shells;		  ///< the masks: 40 per triangle
+	size_t octrees;		  ///< points and nodes
+	size_t conglomerates; ///< records and grouped triangle ids
+} kl_pointshell_memory;
+
+kl_pointshell_memory kl_pointshell_memory_of(const kl_pointshell* model);
+
+// ---------------------------------------------------------------------------------------------
+// Per-step candidate search
+
+void kl_ps_batch_free(kl_ps_batch* batch);
+
+/// The OBB stage: object boxes, then every conglomerate pair's boxes (or every pair when
+/// force_all), planned into works of both directions. KL_OK, or an error for bad input (too many
+/// pairs or triangles, a missing model, non-finite transforms).
+kl_result kl_ps_plan(const kl_ps_pair_query* pairs, int pair_count, bool force_all, kl_ps_batch* batch,
+					 kl_ps_stats* stats);
+
+/// The whole search on CPU threads (pool may be NULL: the calling thread): plan, point shells into
+/// octrees, sort and unique, triangle stage. stats may be NULL.
+kl_result kl_ps_search_cpu(const kl_ps_pair_query* pairs, int pair_count, bool force_all, struct kl_thread_pool* pool,
+						   int worker_count, kl_ps_batch* batch, kl_ps_stats* stats);
+
+/// The same search on the GPU: models are uploaded once and stay resident; per call only the works,
+/// transforms and the surviving keys cross the bus. KL_ERR_UNSUPPORTED when no CUDA device can run
+/// it (the caller then uses kl_ps_search_cpu).
+kl_result kl_ps_search_gpu(const kl_ps_pair_query* pairs, int pair_count, bool force_all, kl_ps_batch* batch,
+						   kl_ps_stats* stats);
+
+/// Sorts batch->keys and drops repeats (the CPU path's, and the GPU path's fallback). False on OOM.
+bool kl_ps_sort_unique(kl_ps_batch* batch);
+
+/// Sets batch->pair_begin from the sorted keys.
+void kl_ps_pair_ranges(kl_ps_batch* batch, int pair_count);
+
+/// Whether a CUDA device can run the search (probed once).
+bool kl_ps_gpu_available(void);
+
+/// The body of a world shape for a search: transform and scale into xf.
+kl_ps_body kl_ps_body_make(const kl_pointshell* model, kl_transform xf, vec3s scale);

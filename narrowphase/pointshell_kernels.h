@@ -1,0 +1,765 @@
+// Kollide narrowphase — the per-item kernels of the point-shell backend (Aichele's conglomerates,
+// seed-004 §3), shared by the CPU path (pointshell_query.c) and the CUDA glue (pointshell.cu): plain
+// structs, float math, one call per item, so that a GPU thread runs exactly the code a CPU worker runs.
+//
+// Model (built once by pointshell_build.c, object frame, unscaled): the triangles are grouped into
+// conglomerates. Each triangle has a point shell: a bit mask over an in-plane grid of at most
+// 16 × 16 samples (origin at the start of its longest edge, so the grid covers the triangle) and the
+// two cell sizes, 40 bytes; samples along its three edges are derived from the vertices. Each
+// conglomerate has a PCA box and an octree over its triangles' samples (30-bit Morton keys, depth
+// ≤ 10, leaves of at most 32 points), flat arrays with the points Morton-sorted.
+//
+// Why the candidates are complete: every point of a triangle lies within `coverage` (ρ) of one of
+// its samples (pointshell_build.c proves the bound per triangle). Two triangles within distance d
+// have samples within ρ_a + ρ_b + d of each other. So each sample of one conglomerate, placed in the
+// other's frame, asks the other's octree for all samples within that radius and pairs its triangle
+// with theirs: no triangle pair within the alarm distance is missed (the thesis's "leaf or an inner
+// node within a multiple of the leaf size", made exact as a radius search).
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "hd.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#define KL_PS_GRID 16		 ///< samples per grid axis at most (16 × 16 = 4 × 64 bits)
+#define KL_PS_EDGE_SAMPLES 16 ///< samples per edge at most, the first at its start vertex
+#define KL_PS_MORTON_BITS 10 ///< per axis: 30-bit keys
+#define KL_PS_MAX_DEPTH 10
+#define KL_PS_LEAF_BUCKET 32 ///< an octant holding this many points or fewer is a leaf
+#define KL_PS_STACK 80		 ///< depth-first: at most 1 + 7 × depth entries
+#define KL_PS_RECENT 16		 ///< triangles a query item remembers having emitted
+
+typedef struct kl_ps_f3
+{
+	float x, y, z;
+} kl_ps_f3;
+
+/// A point shell of one triangle: 256 grid bits (bit 16 j + i is sample (i, j)) and the cell sizes.
+typedef struct kl_ps_mask
+{
+	uint64_t bits[4];
+	float cell[2];
+} kl_ps_mask;
+
+/// A sample in the object frame with the triangle it came from (the thesis keeps it in w).
+typedef struct kl_ps_point
+{
+	float x, y, z;
+	int32_t tri;
+} kl_ps_point;
+
+/// An octree node: its points [begin, end) (Morton-sorted, so a subtree's points are contiguous),
+/// its children contiguous from first_child (child_count 0: a leaf), its key (3 bits per level,
+/// z y x from high to low) and depth.
+typedef struct kl_ps_node
+{
+	uint32_t begin;
+	uint32_t end;
+	int32_t first_child;
+	uint32_t key;
+	uint8_t depth;
+	uint8_t child_count;
+	uint8_t pad[2];
+} kl_ps_node;
+
+/// An oriented box: centre and three orthonormal axes with half extents (object frame).
+typedef struct kl_ps_obb
+{
+	kl_ps_f3 center;
+	kl_ps_f3 axis[3];
+	float half[3];
+} kl_ps_obb;
+
+typedef struct kl_ps_conglomerate
+{
+	int32_t tri_begin; ///< into the model's grouped triangle list
+	int32_t tri_count;
+	uint32_t point_begin; ///< into the model's points
+	uint32_t point_count;
+	int32_t node_begin; ///< the root; its subtree follows
+	int32_t node_count;
+	kl_ps_f3 root_min; ///< the octree's cube
+	float root_edge;
+	float coverage; ///< every point of its triangles lies within this of one of their samples
+	kl_ps_obb obb;
+} kl_ps_conglomerate;
+
+/// A model's arrays, on the host or on the device.
+typedef struct kl_ps_model_view
+{
+	const kl_ps_f3* vertices;
+	const int32_t* indices;		///< 3 per triangle
+	const int32_t* tris;		///< triangle ids grouped by conglomerate
+	const kl_ps_mask* masks;	///< per triangle
+	const kl_ps_point* points;
+	const kl_ps_node* nodes;
+	const kl_ps_conglomerate* congs;
+	int32_t cong_count;
+	int32_t triangle_count;
+} kl_ps_model_view;
+
+/// p' = M p + t, row-major 3 × 4 (rotation times scale, then translation).
+typedef struct kl_ps_xform
+{
+	float m[12];
+} kl_ps_xform;
+
+/// One conglomerate-pair direction: every triangle of conglomerate p_cong of model p puts its samples
+/// into the octree of q_cong of model q. Items (one per triangle of p_cong) start at item_begin.
+typedef struct kl_ps_work
+{
+	int32_t pair; ///< the body pair: the top 16 bits of the emitted keys
+	int32_t p_model;
+	int32_t q_model;
+	int32_t p_cong;
+	int32_t q_cong;
+	int32_t swap;		///< 1: p is body b of the pair, so the emitted key is (q tri, p tri)
+	float radius;		///< in q's unscaled frame
+	int32_t item_begin;
+	kl_ps_xform p_to_q; ///< p's object frame to q's (unscaled)
+} kl_ps_work;
+
+/// Where a query item writes its candidate keys. count may pass capacity: the caller then grows the
+/// buffer and runs again.
+typedef struct kl_ps_emitter
+{
+	uint64_t* keys;
+	uint32_t* count;
+	uint32_t capacity;
+} kl_ps_emitter;
+
+/// Candidate key: body pair (16 bits), triangle of a (24), triangle of b (24); sorted, equal keys
+/// are the same candidate.
+KL_HD static inline uint64_t kl_ps_key(int32_t pair, int32_t tri_a, int32_t tri_b)
+{
+	return ((uint64_t)(uint32_t)pair << 48) | ((uint64_t)((uint32_t)tri_a & 0xffffffu) << 24) |
+		   (uint64_t)((uint32_t)tri_b & 0xffffffu);
+}
+
+KL_HD static inline int32_t kl_ps_key_pair(uint64_t key)
+{
+	return (int32_t)(key >> 48);
+}
+KL_HD static inline int32_t kl_ps_key_tri_a(uint64_t key)
+{
+	return (int32_t)((key >> 24) & 0xffffffu);
+}
+KL_HD static inline int32_t kl_ps_key_tri_b(uint64_t key)
+{
+	return (int32_t)(key & 0xffffffu);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Vector helpers
+
+KL_HD static inline kl_ps_f3 kl_ps_make(float x, float y, float z)
+{
+	kl_ps_f3 r;
+	r.x = x;
+	r.y = y;
+	r.z = z;
+	return r;
+}
+KL_HD static inline kl_ps_f3 kl_ps_sub(kl_ps_f3 a, kl_ps_f3 b)
+{
+	return kl_ps_make(a.x - b.x, a.y - b.y, a.z - b.z);
+}
+KL_HD static inline kl_ps_f3 kl_ps_add(kl_ps_f3 a, kl_ps_f3 b)
+{
+	return kl_ps_make(a.x + b.x, a.y + b.y, a.z + b.z);
+}
+KL_HD static inline kl_ps_f3 kl_ps_scale(kl_ps_f3 a, float s)
+{
+	return kl_ps_make(a.x * s, a.y * s, a.z * s);
+}
+KL_HD static inline float kl_ps_dot(kl_ps_f3 a, kl_ps_f3 b)
+{
+	return a.x * b.x + a.y * b.y + a.z * b.z;
+}
+KL_HD static inline kl_ps_f3 kl_ps_cross(kl_ps_f3 a, kl_ps_f3 b)
+{
+	return kl_ps_make(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x);
+}
+KL_HD static inline float kl_ps_clamp01(float t)
+{
+	return t < 0.0f ? 0.0f : (t > 1.0f ? 1.0f : t);
+}
+
+KL_HD static inline kl_ps_f3 kl_ps_apply(const kl_ps_xform* x, kl_ps_f3 p)
+{
+	const float* m = x->m;
+	return kl_ps_make(m[0] * p.x + m[1] * p.y + m[2] * p.z + m[3], m[4] * p.x + m[5] * p.y + m[6] * p.z + m[7],
+					  m[8] * p.x + m[9] * p.y + m[10] * p.z + m[11]);
+}
+
+/// Triangle tri of a model, in its object frame.
+KL_HD static inline void kl_ps_triangle(const kl_ps_model_view* m, int32_t tri, kl_ps_f3 t[3])
+{
+	t[0] = m->vertices[m->indices[3 * tri + 0]];
+	t[1] = m->vertices[m->indices[3 * tri + 1]];
+	t[2] = m->vertices[m->indices[3 * tri + 2]];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Point shell: the grid frame of a triangle and its samples
+
+/// The in-plane grid of a triangle: origin at the start of its longest edge (the first longest,
+/// so that builder and query agree), u along that edge, v towards the third vertex. The third
+/// vertex then projects inside [0, length] on u, and the grid's rectangle [0, length] × [0, height]
+/// holds the whole triangle. False for a triangle without area.
+KL_HD static inline bool kl_ps_grid_frame(const kl_ps_f3 t[3], kl_ps_f3* origin, kl_ps_f3* u, kl_ps_f3* v,
+										  float extent[2], int* base)
+{
+	int k = 0;
+	float best = -1.0f;
+	for (int e = 0; e < 3; ++e)
+	{
+		kl_ps_f3 d = kl_ps_sub(t[(e + 1) % 3], t[e]);
+		float l2 = kl_ps_dot(d, d);
+		if (l2 > best)
+		{
+			best = l2;
+			k = e;
+		}
+	}
+	float length = sqrtf(best);
+	kl_ps_f3 along = kl_ps_sub(t[(k + 1) % 3], t[k]);
+	kl_ps_f3 apex = kl_ps_sub(t[(k + 2) % 3], t[k]);
+	if (!(length > 0.0f))
+	{
+		return false;
+	}
+	*u = kl_ps_scale(along, 1.0f / length);
+	kl_ps_f3 off = kl_ps_sub(apex, kl_ps_scale(*u, kl_ps_dot(apex, *u)));
+	float height = sqrtf(kl_ps_dot(off, off));
+	if (!(height > 0.0f))
+	{
+		return false;
+	}
+	*v = kl_ps_scale(off, 1.0f / height);
+	*origin = t[k];
+	extent[0] = length;
+	extent[1] = height;
+	*base = k;
+	return true;
+}
+
+/// Grid sample (i, j) of a triangle whose frame is given.
+KL_HD static inline kl_ps_f3 kl_ps_grid_point(kl_ps_f3 origin, kl_ps_f3 u, kl_ps_f3 v, const float cell[2], int i, int j)
+{
+	return kl_ps_add(origin, kl_ps_add(kl_ps_scale(u, (float)i * cell[0]), kl_ps_scale(v, (float)j * cell[1])));
+}
+
+/// Samples along each edge: enough that neighbours are at most `spacing` apart, at most 16.
+KL_HD static inline int kl_ps_edge_sample_count(float length, float spacing)
+{
+	float n = spacing > 0.0f ? ceilf(length / spacing) : (float)KL_PS_EDGE_SAMPLES;
+	return n < 1.0f ? 1 : (n > (float)KL_PS_EDGE_SAMPLES ? KL_PS_EDGE_SAMPLES : (int)n);
+}
+
+/// Edge sample s of edge e (start vertex included, end vertex left to the next edge).
+KL_HD static inline kl_ps_f3 kl_ps_edge_point(const kl_ps_f3 t[3], int e, int s, int count)
+{
+	kl_ps_f3 a = t[e], b = t[(e + 1) % 3];
+	float w = (float)s / (float)count;
+	return kl_ps_add(a, kl_ps_scale(kl_ps_sub(b, a), w));
+}
+
+/// The edge sample spacing of a point shell: the longer cell side.
+KL_HD static inline float kl_ps_edge_spacing(const kl_ps_mask* mask)
+{
+	return mask->cell[0] > mask->cell[1] ? mask->cell[0] : mask->cell[1];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Octree
+
+/// Spreads the low 10 bits of x to every third bit (Algorithm 11, chained on the running value).
+KL_HD static inline uint32_t kl_ps_spread_bits(uint32_t x)
+{
+	x &= 0x3ffu;
+	x = (x | (x << 16)) & 0x030000ffu;
+	x = (x | (x << 8)) & 0x0300f00fu;
+	x = (x | (x << 4)) & 0x030c30c3u;
+	x = (x | (x << 2)) & 0x09249249u;
+	return x;
+}
+
+/// The inverse of kl_ps_spread_bits.
+KL_HD static inline uint32_t kl_ps_compact_bits(uint32_t x)
+{
+	x &= 0x09249249u;
+	x = (x | (x >> 2)) & 0x030c30c3u;
+	x = (x | (x >> 4)) & 0x0300f00fu;
+	x = (x | (x >> 8)) & 0x030000ffu;
+	x = (x | (x >> 16)) & 0x3ffu;
+	return x;
+}
+
+/// 30-bit Morton key of integer cell coordinates (Algorithm 12: z high, x low).
+KL_HD static inline uint32_t kl_ps_morton(uint32_t ix, uint32_t iy, uint32_t iz)
+{
+	return (kl_ps_spread_bits(iz) << 2) | (kl_ps_spread_bits(iy) << 1) | kl_ps_spread_bits(ix);
+}
+
+/// The finest cell of a point in a cube (clamped into it).
+KL_HD static inline uint32_t kl_ps_point_key(kl_ps_f3 p, kl_ps_f3 root_min, float root_edge)
+{
+	float scale = (float)(1u << KL_PS_MORTON_BITS) / root_edge;
+	float c[3] = {(p.x - root_min.x) * scale, (p.y - root_min.y) * scale, (p.z - root_min.z) * scale};
+	uint32_t q[3];
+	for (int k = 0; k < 3; ++k)
+	{
+		float f = floorf(c[k]);
+		q[k] = f < 0.0f ? 0u : (f > 1023.0f ? 1023u : (uint32_t)f);
+	}
+	return kl_ps_morton(q[0], q[1], q[2]);
+}
+
+/// Squared distance from p to the box of an octree node.
+KL_HD static inline float kl_ps_node_distance2(const kl_ps_conglomerate* c, const kl_ps_node* n, kl_ps_f3 p)
+{
+	float size = c->root_edge / (float)(1u << n->depth);
+	float lo[3] = {c->root_min.x + size * (float)kl_ps_compact_bits(n->key),
+				   c->root_min.y + size * (float)kl_ps_compact_bits(n->key >> 1),
+				   c->root_min.z + size * (float)kl_ps_compact_bits(n->key >> 2)};
+	float q[3] = {p.x, p.y, p.z};
+	float d2 = 0.0f;
+	for (int k = 0; k < 3; ++k)
+	{
+		float below = lo[k] - q[k];
+		float above = q[k] - (lo[k] + size);
+		float d = below > 0.0f ? below : (above > 0.0f ? above : 0.0f);
+		d2 += d * d;
+	}
+	return d2;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The query item: one triangle's samples into another conglomerate's octree
+
+/// Appends one key; past capacity only the count grows.
+KL_HD static inline void kl_ps_emit(const kl_ps_emitter* e, uint64_t key)
+{
+#if defined(__CUDA_ARCH__)
+	uint32_t i = atomicAdd(e->count, 1u);
+#else
+	uint32_t i = (*e->count)++;
+#endif
+	if (i < e->capacity)
+	{
+		e->keys[i] = key;
+	}
+}
+
+/// The triangles one item has emitted lately, so that the samples of one triangle near the same
+/// triangles emit each pair about once (the sort removes what repeats anyway).
+typedef struct kl_ps_recent
+{
+	int32_t tri[KL_PS_RECENT];
+	int next;
+} kl_ps_recent;
+
+KL_HD static inline bool kl_ps_recent_add(kl_ps_recent* r, int32_t tri)
+{
+	for (int i = 0; i < KL_PS_RECENT; ++i)
+	{
+		if (r->tri[i] == tri)
+		{
+			return false;
+		}
+	}
+	r->tri[r->next] = tri;
+	r->next = (r->next + 1) % KL_PS_RECENT;
+	return true;
+}
+
+/// All samples of conglomerate c within radius of p (q's frame): emits (p_tri, their triangle).
+KL_HD static inline void kl_ps_octree_near(const kl_ps_model_view* q, const kl_ps_conglomerate* c, kl_ps_f3 p,
+										   float radius, const kl_ps_work* w, int32_t p_tri, kl_ps_recent* recent,
+										   const kl_ps_emitter* out)
+{
+	float r2 = radius * radius;
+	int32_t stack[KL_PS_STACK];
+	int top = 0;
+	stack[top++] = c->node_begin;
+	while (top > 0)
+	{
+		const kl_ps_node* n = q->nodes + stack[--top];
+		if (kl_ps_node_distance2(c, n, p) > r2)
+		{
+			continue;
+		}
+		if (n->child_count > 0)
+		{
+			for (int k = n->child_count - 1; k >= 0 && top < KL_PS_STACK; --k)
+			{
+				stack[top++] = n->first_child + k;
+			}
+			continue;
+		}
+		for (uint32_t i = n->begin; i < n->end; ++i)
+		{
+			kl_ps_point s = q->points[i];
+			kl_ps_f3 d = kl_ps_make(s.x - p.x, s.y - p.y, s.z - p.z);
+			if (kl_ps_dot(d, d) <= r2 && kl_ps_recent_add(recent, s.tri))
+			{
+				kl_ps_emit(out, w->swap ? kl_ps_key(w->pair, s.tri, p_tri) : kl_ps_key(w->pair, p_tri, s.tri));
+			}
+		}
+	}
+}
+
+/// Walks the samples of one triangle: its grid bits (bit 16 j + i is (i, j)), then its edges.
+typedef struct kl_ps_sampler
+{
+	kl_ps_f3 t[3];
+	kl_ps_f3 origin, u, v;
+	float cell[2];
+	uint64_t bits[4];
+	int word;
+	int edge;
+	int step;
+	int edge_count;
+	float spacing;
+} kl_ps_sampler;
+
+KL_HD static inline void kl_ps_sampler_init(kl_ps_sampler* it, const kl_ps_f3 t[3], const kl_ps_mask* mask)
+{
+	float extent[2];
+	int base;
+	for (int k = 0; k < 3; ++k)
+	{
+		it->t[k] = t[k];
+	}
+	bool grid = kl_ps_grid_frame(t, &it->origin, &it->u, &it->v, extent, &base);
+	for (int w = 0; w < 4; ++w)
+	{
+		it->bits[w] = grid ? mask->bits[w] : 0u;
+	}
+	it->cell[0] = mask->cell[0];
+	it->cell[1] = mask->cell[1];
+	it->word = 0;
+	it->edge = -1;
+	it->step = 0;
+	it->edge_count = 0;
+	it->spacing = kl_ps_edge_spacing(mask);
+}
+
+/// The next sample; false when there is none left.
+KL_HD static inline bool kl_ps_sampler_next(kl_ps_sampler* it, kl_ps_f3* out)
+{
+	while (it->word < 4)
+	{
+		uint64_t bits = it->bits[it->word];
+		if (bits == 0u)
+		{
+			++it->word;
+			continue;
+		}
+		int b = 0;
+		while (((bits >> b) & 1u) == 0u)
+		{
+			++b;
+		}
+		it->bits[it->word] = bits & (bits - 1u);
+		int index = 64 * it->word + b;
+		*out = kl_ps_grid_point(it->origin, it->u, it->v, it->cell, index % KL_PS_GRID, index / KL_PS_GRID);
+		return true;
+	}
+	while (it->step >= it->edge_count)
+	{
+		if (++it->edge >= 3)
+		{
+			return false;
+		}
+		kl_ps_f3 d = kl_ps_sub(it->t[(it->edge + 1) % 3], it->t[it->edge]);
+		it->edge_count = kl_ps_edge_sample_count(sqrtf(kl_ps_dot(d, d)), it->spacing);
+		it->step = 0;
+	}
+	*out = kl_ps_edge_point(it->t, it->edge, it->step++, it->edge_count);
+	return true;
+}
+
+/// One query item of work w: triangle p_tri of model p puts each of its samples into the octree of
+/// model q's conglomerate. Returns the number of samples placed.
+KL_HD static inline int kl_ps_query_triangle(const kl_ps_model_view* p, const kl_ps_model_view* q, const kl_ps_work* w,
+											 int32_t p_tri, const kl_ps_emitter* out)
+{
+	const kl_ps_conglomerate* c = q->congs + w->q_cong;
+	kl_ps_f3 t[3];
+	kl_ps_triangle(p, p_tri, t);
+	kl_ps_recent recent;
+	for (int i = 0; i < KL_PS_RECENT; ++i)
+	{
+		recent.tri[i] = -1;
+	}
+	recent.next = 0;
+	kl_ps_sampler it;
+	kl_ps_sampler_init(&it, t, p->masks + p_tri);
+	int placed = 0;
+	kl_ps_f3 s;
+	while (kl_ps_sampler_next(&it, &s))
+	{
+		kl_ps_octree_near(q, c, kl_ps_apply(&w->p_to_q, s), w->radius, w, p_tri, &recent, out);
+		++placed;
+	}
+	return placed;
+}
+
+/// The work whose items hold `item`: the last with item_begin <= item (works sorted by item_begin).
+KL_HD static inline int kl_ps_find_work(const kl_ps_work* works, int work_count, int item)
+{
+	int lo = 0, hi = work_count - 1;
+	while (lo < hi)
+	{
+		int mid = (lo + hi + 1) / 2;
+		if (works[mid].item_begin <= item)
+		{
+			lo = mid;
+		}
+		else
+		{
+			hi = mid - 1;
+		}
+	}
+	return lo;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The triangle stage: exact proximity of a candidate pair with an alarm distance
+
+/// Closest point to p on triangle t (Ericson's region test).
+KL_HD static inline kl_ps_f3 kl_ps_closest_on_triangle(kl_ps_f3 p, const kl_ps_f3 t[3])
+{
+	kl_ps_f3 ab = kl_ps_sub(t[1], t[0]), ac = kl_ps_sub(t[2], t[0]), ap = kl_ps_sub(p, t[0]);
+	float d1 = kl_ps_dot(ab, ap), d2 = kl_ps_dot(ac, ap);
+	if (d1 <= 0.0f && d2 <= 0.0f)
+	{
+		return t[0];
+	}
+	kl_ps_f3 bp = kl_ps_sub(p, t[1]);
+	float d3 = kl_ps_dot(ab, bp), d4 = kl_ps_dot(ac, bp);
+	if (d3 >= 0.0f && d4 <= d3)
+	{
+		return t[1];
+	}
+	float vc = d1 * d4 - d3 * d2;
+	if (vc <= 0.0f && d1 >= 0.0f && d3 <= 0.0f)
+	{
+		return kl_ps_add(t[0], kl_ps_scale(ab, d1 / (d1 - d3)));
+	}
+	kl_ps_f3 cp = kl_ps_sub(p, t[2]);
+	float d5 = kl_ps_dot(ab, cp), d6 = kl_ps_dot(ac, cp);
+	if (d6 >= 0.0f && d5 <= d6)
+	{
+		return t[2];
+	}
+	float vb = d5 * d2 - d1 * d6;
+	if (vb <= 0.0f && d2 >= 0.0f && d6 <= 0.0f)
+	{
+		return kl_ps_add(t[0], kl_ps_scale(ac, d2 / (d2 - d6)));
+	}
+	float va = d3 * d6 - d5 * d4;
+	if (va <= 0.0f && (d4 - d3) >= 0.0f && (d5 - d6) >= 0.0f)
+	{
+		return kl_ps_add(t[1], kl_ps_scale(kl_ps_sub(t[2], t[1]), (d4 - d3) / ((d4 - d3) + (d5 - d6))));
+	}
+	float denom = va + vb + vc;
+	if (!(denom != 0.0f))
+	{
+		return t[0];
+	}
+	float v = vb / denom, w = vc / denom;
+	return kl_ps_add(t[0], kl_ps_add(kl_ps_scale(ab, v), kl_ps_scale(ac, w)));
+}
+
+/// Squared distance between segments p1q1 and p2q2 (Ericson).
+KL_HD static inline float kl_ps_segment_distance2(kl_ps_f3 p1, kl_ps_f3 q1, kl_ps_f3 p2, kl_ps_f3 q2)
+{
+	kl_ps_f3 d1 = kl_ps_sub(q1, p1), d2 = kl_ps_sub(q2, p2), r = kl_ps_sub(p1, p2);
+	float a = kl_ps_dot(d1, d1), e = kl_ps_dot(d2, d2), f = kl_ps_dot(d2, r);
+	float s = 0.0f, t = 0.0f;
+	if (a <= 1e-30f && e <= 1e-30f)
+	{
+		return kl_ps_dot(r, r);
+	}
+	if (a <= 1e-30f)
+	{
+		t = kl_ps_clamp01(f / e);
+	}
+	else
+	{
+		float c = kl_ps_dot(d1, r);
+		if (e <= 1e-30f)
+		{
+			s = kl_ps_clamp01(-c / a);
+		}
+		else
+		{
+			float b = kl_ps_dot(d1, d2);
+			float denom = a * e - b * b;
+			s = denom > 0.0f ? kl_ps_clamp01((b * f - c * e) / denom) : 0.0f;
+			t = (b * s + f) / e;
+			if (t < 0.0f)
+			{
+				t = 0.0f;
+				s = kl_ps_clamp01(-c / a);
+			}
+			else if (t > 1.0f)
+			{
+				t = 1.0f;
+				s = kl_ps_clamp01((b - c) / a);
+			}
+		}
+	}
+	kl_ps_f3 c1 = kl_ps_add(p1, kl_ps_scale(d1, s));
+	kl_ps_f3 c2 = kl_ps_add(p2, kl_ps_scale(d2, t));
+	kl_ps_f3 d = kl_ps_sub(c1, c2);
+	return kl_ps_dot(d, d);
+}
+
+/// Whether segment pq passes through triangle t, within a tolerance (conservative: a near miss
+/// counts, the distance test decides the rest).
+KL_HD static inline bool kl_ps_segment_crosses(kl_ps_f3 p, kl_ps_f3 q, const kl_ps_f3 t[3], float tolerance)
+{
+	kl_ps_f3 n = kl_ps_cross(kl_ps_sub(t[1], t[0]), kl_ps_sub(t[2], t[0]));
+	float dp = kl_ps_dot(n, kl_ps_sub(p, t[0])), dq = kl_ps_dot(n, kl_ps_sub(q, t[0]));
+	if ((dp > 0.0f && dq > 0.0f) || (dp < 0.0f && dq < 0.0f) || dp == dq)
+	{
+		return false; // one side, or in the plane (then the vertex and edge distances see it)
+	}
+	kl_ps_f3 x = kl_ps_add(p, kl_ps_scale(kl_ps_sub(q, p), dp / (dp - dq)));
+	float n_len = sqrtf(kl_ps_dot(n, n));
+	for (int e = 0; e < 3; ++e)
+	{
+		kl_ps_f3 edge = kl_ps_sub(t[(e + 1) % 3], t[e]);
+		// Signed distance of x from the edge's line in the plane, times |edge| · |n| / |n|.
+		float side = kl_ps_dot(kl_ps_cross(edge, kl_ps_sub(x, t[e])), n) / n_len;
+		if (side < -tolerance * sqrtf(kl_ps_dot(edge, edge)))
+		{
+			return false;
+		}
+	}
+	return true;
+}
+
+/// Whether triangles a and b (one frame) come within `alarm` of each other: they cross (an edge
+/// of one passes through the other) or a vertex–face or edge–edge distance is within it (the
+/// 6 + 9 tests of the thesis's Algorithms 17–19). tolerance widens both, to stay conservative.
+KL_HD static inline bool kl_ps_triangles_near(const kl_ps_f3 a[3], const kl_ps_f3 b[3], float alarm, float tolerance)
+{
+	float limit = alarm + tolerance;
+	float limit2 = limit * limit;
+	for (int k = 0; k < 3; ++k)
+	{
+		kl_ps_f3 ca = kl_ps_sub(a[k], kl_ps_closest_on_triangle(a[k], b));
+		kl_ps_f3 cb = kl_ps_sub(b[k], kl_ps_closest_on_triangle(b[k], a));
+		if (kl_ps_dot(ca, ca) <= limit2 || kl_ps_dot(cb, cb) <= limit2)
+		{
+			return true;
+		}
+	}
+	for (int i = 0; i < 3; ++i)
+	{
+		for (int j = 0; j < 3; ++j)
+		{
+			if (kl_ps_segment_distance2(a[i], a[(i + 1) % 3], b[j], b[(j + 1) % 3]) <= limit2)
+			{
+				return true;
+			}
+		}
+	}
+	for (int e = 0; e < 3; ++e)
+	{
+		if (kl_ps_segment_crosses(a[e], a[(e + 1) % 3], b, tolerance) ||
+			kl_ps_segment_crosses(b[e], b[(e + 1) % 3], a, tolerance))
+		{
+			return true;
+		}
+	}
+	return false;
+}
+
+/// The triangle stage of one candidate key: places both triangles in the world with their bodies'
+/// transforms (xf[2 · pair] for a, xf[2 · pair + 1] for b) and tests them.
+KL_HD static inline bool kl_ps_candidate_near(const kl_ps_model_view* a, const kl_ps_model_view* b,
+											  const kl_ps_xform* xf, uint64_t key, float alarm, float tolerance)
+{
+	int32_t pair = kl_ps_key_pair(key);
+	kl_ps_f3 ta[3], tb[3];
+	kl_ps_triangle(a, kl_ps_key_tri_a(key), ta);
+	kl_ps_triangle(b, kl_ps_key_tri_b(key), tb);
+	for (int k = 0; k < 3; ++k)
+	{
+		ta[k] = kl_ps_apply(xf + 2 * pair, ta[k]);
+		tb[k] = kl_ps_apply(xf + 2 * pair + 1, tb[k]);
+	}
+	return kl_ps_triangles_near(ta, tb, alarm, tolerance);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The OBB stage (host): separating axes of two boxes placed in the world
+
+/// A box in the world: centre and three half-edge vectors (a parallelepiped when the shape is
+/// scaled unevenly; the separating-axis test below holds for those too).
+typedef struct kl_ps_box
+{
+	kl_ps_f3 center;
+	kl_ps_f3 edge[3];
+} kl_ps_box;
+
+KL_HD static inline kl_ps_box kl_ps_place_obb(const kl_ps_obb* o, const kl_ps_xform* x)
+{
+	kl_ps_box b;
+	b.center = kl_ps_apply(x, o->center);
+	for (int k = 0; k < 3; ++k)
+	{
+		kl_ps_f3 a = kl_ps_scale(o->axis[k], o->half[k]);
+		const float* m = x->m;
+		b.edge[k] = kl_ps_make(m[0] * a.x + m[1] * a.y + m[2] * a.z, m[4] * a.x + m[5] * a.y + m[6] * a.z,
+							   m[8] * a.x + m[9] * a.y + m[10] * a.z);
+	}
+	return b;
+}
+
+/// Whether an axis separates the boxes by more than margin.
+KL_HD static inline bool kl_ps_axis_separates(const kl_ps_box* a, const kl_ps_box* b, kl_ps_f3 axis, float margin)
+{
+	float len2 = kl_ps_dot(axis, axis);
+	if (len2 <= 1e-24f)
+	{
+		return false;
+	}
+	float ra = fabsf(kl_ps_dot(a->edge[0], axis)) + fabsf(kl_ps_dot(a->edge[1], axis)) + fabsf(kl_ps_dot(a->edge[2], axis));
+	float rb = fabsf(kl_ps_dot(b->edge[0], axis)) + fabsf(kl_ps_dot(b->edge[1], axis)) + fabsf(kl_ps_dot(b->edge[2], axis));
+	float d = fabsf(kl_ps_dot(kl_ps_sub(b->center, a->center), axis));
+	return d > ra + rb + margin * sqrtf(len2);
+}
+
+/// The 15-axis separating-axis test (3 + 3 face normals, 9 edge crosses) with a margin.
+KL_HD static inline bool kl_ps_boxes_overlap(const kl_ps_box* a, const kl_ps_box* b, float margin)
+{
+	for (int k = 0; k < 3; ++k)
+	{
+		if (kl_ps_axis_separates(a, b, kl_ps_cross(a->edge[(k + 1) % 3], a->edge[(k + 2) % 3]), margin) ||
+			kl_ps_axis_separates(a, b, kl_ps_cross(b->edge[(k + 1) % 3], b->edge[(k + 2) % 3]), margin))
+		{
+			return false;
+		}
+	}
+	for (int i = 0; i < 3; ++i)
+	{
+		for (int j = 0; j < 3; ++j)
+		{
+			if (kl_ps_axis_separates(a, b, kl_ps_cross(a->edge[i], b->edge[j]), margin))
+			{
+				return false;
+			}
+		}
+	}
+	return true;
+}

@@ -1,0 +1,473 @@
+// Kollide tests — the point-shell backend (narrowphase/pointshell*.{h,c}): the model (conglomerates,
+// masks, coverage, octrees), completeness of the candidate search against an exhaustive reference
+// on random poses, bad input, and, where a CUDA device is present, GPU = CPU.
+// SPDX-License-Identifier: MIT
+#include "kl_test.h"
+
+#include "../tools/meshgen/meshgen.h"
+#include "pointshell.h"
+#include "thread_pool.h"
+#include "tri_tri.h"
+
+#include <kollide/kollide.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct test_mesh
+{
+	kl_meshgen_mesh mesh;
+	kl_pointshell* model;
+} test_mesh;
+
+static void make_gear(test_mesh* m)
+{
+	kl_meshgen_gear_params g = kl_meshgen_default_gear_params();
+	assert_int_equal(kl_meshgen_gear(&g, &m->mesh), KL_OK);
+	m->model = kl_pointshell_build(m->mesh.vertices, m->mesh.vertex_count, m->mesh.indices, m->mesh.triangle_count,
+								   NULL, NULL, NULL);
+	assert_non_null(m->model);
+}
+
+static void make_knot(test_mesh* m, int segments)
+{
+	kl_meshgen_torus_knot_params k = kl_meshgen_default_torus_knot_params();
+	k.segments = segments;
+	k.sides = 8;
+	assert_int_equal(kl_meshgen_torus_knot(&k, &m->mesh), KL_OK);
+	m->model = kl_pointshell_build(m->mesh.vertices, m->mesh.vertex_count, m->mesh.indices, m->mesh.triangle_count,
+								   NULL, NULL, NULL);
+	assert_non_null(m->model);
+}
+
+static void free_mesh(test_mesh* m)
+{
+	kl_pointshell_destroy(m->model);
+	kl_meshgen_free(&m->mesh);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The model
+
+/// Every triangle in exactly one conglomerate of at most 64; octree points are the conglomerate's
+/// triangles'; every node's points lie in its box; a leaf holds at most a bucket unless at depth 10.
+static void check_model(const kl_pointshell* m)
+{
+	char* seen = calloc((size_t)m->triangle_count, 1);
+	assert_non_null(seen);
+	for (int g = 0; g < m->cong_count; ++g)
+	{
+		const kl_ps_conglomerate* c = m->congs + g;
+		assert_true(c->tri_count >= 1 && c->tri_count <= 64);
+		for (int i = 0; i < c->tri_count; ++i)
+		{
+			int32_t t = m->tris[c->tri_begin + i];
+			assert_int_equal(seen[t], 0);
+			seen[t] = 1;
+		}
+		for (int n = c->node_begin; n < c->node_begin + c->node_count; ++n)
+		{
+			const kl_ps_node* node = m->nodes + n;
+			assert_true(node->begin >= c->point_begin && node->end <= c->point_begin + c->point_count);
+			if (node->child_count == 0)
+			{
+				assert_true(node->end - node->begin <= KL_PS_LEAF_BUCKET || node->depth == KL_PS_MAX_DEPTH);
+			}
+			for (uint32_t i = node->begin; i < node->end; ++i)
+			{
+				kl_ps_f3 p = {m->points[i].x, m->points[i].y, m->points[i].z};
+				// Points on a cell's upper face belong to the next cell: allow that much.
+				assert_true(kl_ps_node_distance2(c, node, p) <= 1e-12f * c->root_edge * c->root_edge);
+			}
+		}
+	}
+	for (int t = 0; t < m->triangle_count; ++t)
+	{
+		assert_int_equal(seen[t], 1);
+	}
+	free(seen);
+}
+
+/// The coverage bound the completeness rests on: random points of every triangle lie within its
+/// conglomerate's coverage of one of the triangle's own samples.
+static void check_coverage(const kl_pointshell* m, uint32_t seed)
+{
+	kl_ps_model_view v = kl_pointshell_view(m);
+	for (int g = 0; g < m->cong_count; ++g)
+	{
+		const kl_ps_conglomerate* c = m->congs + g;
+		for (int i = 0; i < c->tri_count; ++i)
+		{
+			int32_t tri = m->tris[c->tri_begin + i];
+			kl_ps_f3 t[3];
+			kl_ps_triangle(&v, tri, t);
+			for (int k = 0; k < 20; ++k)
+			{
+				seed = seed * 1664525u + 1013904223u;
+				float r1 = (float)(seed >> 8) / 16777216.0f;
+				seed = seed * 1664525u + 1013904223u;
+				float r2 = (float)(seed >> 8) / 16777216.0f;
+				if (r1 + r2 > 1.0f)
+				{
+					r1 = 1.0f - r1;
+					r2 = 1.0f - r2;
+				}
+				kl_ps_f3 x = kl_ps_add(t[0], kl_ps_add(kl_ps_scale(kl_ps_sub(t[1], t[0]), r1),
+													   kl_ps_scale(kl_ps_sub(t[2], t[0]), r2)));
+				kl_ps_sampler it;
+				kl_ps_sampler_init(&it, t, m->masks + tri);
+				float best = 1e30f;
+				kl_ps_f3 s;
+				while (kl_ps_sampler_next(&it, &s))
+				{
+					kl_ps_f3 d = kl_ps_sub(s, x);
+					best = fminf(best, sqrtf(kl_ps_dot(d, d)));
+				}
+				assert_true(best <= c->coverage);
+			}
+		}
+	}
+}
+
+static void test_model(void** state)
+{
+	(void)state;
+	test_mesh gear, knot;
+	make_gear(&gear);
+	make_knot(&knot, 96);
+	const kl_pointshell* models[2] = {gear.model, knot.model};
+	for (int i = 0; i < 2; ++i)
+	{
+		const kl_pointshell* m = models[i];
+		check_model(m);
+		check_coverage(m, 7u + (uint32_t)i);
+		kl_pointshell_memory mem = kl_pointshell_memory_of(m);
+		assert_int_equal(mem.shells, 40 * (size_t)m->triangle_count);
+		printf("  %d triangles: %d conglomerates, %u samples (%.1f per triangle), %d nodes, spacing %.2f mm, "
+			   "coverage %.2f mm; %.1f B/triangle shells, %.1f B/triangle octrees\n",
+			   m->triangle_count, m->cong_count, m->point_count, (double)m->point_count / m->triangle_count,
+			   m->node_count, 1e3 * m->spacing, 1e3 * m->coverage, (double)mem.shells / m->triangle_count,
+			   (double)mem.octrees / m->triangle_count);
+	}
+	free_mesh(&gear);
+	free_mesh(&knot);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Completeness
+
+static float random_unit(uint32_t* seed)
+{
+	*seed = *seed * 1664525u + 1013904223u;
+	return (float)(*seed >> 8) / 16777216.0f;
+}
+
+static kl_transform random_pose(uint32_t* seed, float distance)
+{
+	kl_transform xf;
+	float q[4];
+	float n2 = 0.0f;
+	for (int k = 0; k < 4; ++k)
+	{
+		q[k] = 2.0f * random_unit(seed) - 1.0f;
+		n2 += q[k] * q[k];
+	}
+	float n = sqrtf(n2);
+	xf.q = (versors){{q[0] / n, q[1] / n, q[2] / n, q[3] / n}};
+	float dir[3];
+	float d2 = 0.0f;
+	for (int k = 0; k < 3; ++k)
+	{
+		dir[k] = 2.0f * random_unit(seed) - 1.0f;
+		d2 += dir[k] * dir[k];
+	}
+	float s = distance / sqrtf(d2);
+	xf.p = kl_vec3(dir[0] * s, dir[1] * s, dir[2] * s);
+	return xf;
+}
+
+static float bounding_radius(const kl_meshgen_mesh* m)
+{
+	float r = 0.0f;
+	for (int i = 0; i < m->vertex_count; ++i)
+	{
+		r = fmaxf(r, glms_vec3_norm(m->vertices[i]));
+	}
+	return r;
+}
+
+static void world_triangle(const kl_meshgen_mesh* m, int tri, kl_transform xf, vec3s scale, vec3s out[3])
+{
+	for (int k = 0; k < 3; ++k)
+	{
+		vec3s v = m->vertices[m->indices[3 * tri + k]];
+		out[k] = kl_transform_point(xf, kl_vec3(v.x * scale.x, v.y * scale.y, v.z * scale.z));
+	}
+}
+
+static int compare_u64(const void* a, const void* b)
+{
+	uint64_t x = *(const uint64_t*)a, y = *(const uint64_t*)b;
+	return (x > y) - (x < y);
+}
+
+/// Runs the search on random poses of b around a and checks every triangle pair that overlaps, or
+/// lies within the margin, against all pairs. Returns the number of such pairs over all poses.
+static long check_poses(const test_mesh* a, const test_mesh* b, vec3s scale_b, int poses, float margin, uint32_t seed,
+						kl_thread_pool* pool)
+{
+	float reach = bounding_radius(&a->mesh) + bounding_radius(&b->mesh) * fmaxf(scale_b.x, fmaxf(scale_b.y, scale_b.z));
+	kl_ps_batch batch;
+	memset(&batch, 0, sizeof(batch));
+	long total = 0;
+	kl_transform ident = {kl_vec3(0.0f, 0.0f, 0.0f), (versors){{0.0f, 0.0f, 0.0f, 1.0f}}};
+	for (int p = 0; p < poses; ++p)
+	{
+		kl_transform xf = random_pose(&seed, reach * (0.15f + 0.6f * random_unit(&seed)));
+		kl_ps_pair_query q;
+		q.a = kl_ps_body_make(a->model, ident, kl_vec3(1.0f, 1.0f, 1.0f));
+		q.b = kl_ps_body_make(b->model, xf, scale_b);
+		q.margin = margin;
+		kl_ps_stats stats;
+		assert_int_equal(kl_ps_search_cpu(&q, 1, false, pool, 2, &batch, &stats), KL_OK);
+		int found = 0, missed = 0;
+		for (int i = 0; i < a->mesh.triangle_count; ++i)
+		{
+			vec3s ta[3];
+			world_triangle(&a->mesh, i, ident, kl_vec3(1.0f, 1.0f, 1.0f), ta);
+			for (int j = 0; j < b->mesh.triangle_count; ++j)
+			{
+				vec3s tb[3];
+				world_triangle(&b->mesh, j, xf, scale_b, tb);
+				kl_tri_distance d = kl_tri_tri_distance(ta, tb);
+				// Pairs on the margin's edge are left to float rounding either way.
+				if (!d.overlap && d.distance > 0.999f * margin)
+				{
+					continue;
+				}
+				++found;
+				uint64_t key = kl_ps_key(0, i, j);
+				if (bsearch(&key, batch.keys, batch.key_count, sizeof(uint64_t), compare_u64) == NULL)
+				{
+					if (missed++ < 5)
+					{
+						printf("  pose %d: missed pair (%d, %d), distance %.3g, overlap %d\n", p, i, j,
+							   (double)d.distance, d.overlap);
+					}
+				}
+			}
+		}
+		assert_int_equal(missed, 0);
+		// Every reported pair is within the alarm distance (the triangle stage's tolerance aside).
+		for (uint32_t k = 0; k < batch.key_count; ++k)
+		{
+			vec3s ta[3], tb[3];
+			world_triangle(&a->mesh, kl_ps_key_tri_a(batch.keys[k]), ident, kl_vec3(1.0f, 1.0f, 1.0f), ta);
+			world_triangle(&b->mesh, kl_ps_key_tri_b(batch.keys[k]), xf, scale_b, tb);
+			assert_true(kl_tri_tri_distance(ta, tb).distance <= margin * 1.01f + 1e-6f);
+		}
+		total += found;
+	}
+	kl_ps_batch_free(&batch);
+	return total;
+}
+
+static void test_complete_gears(void** state)
+{
+	(void)state;
+	test_mesh a, b;
+	make_gear(&a);
+	make_gear(&b);
+	kl_thread_pool* pool = kl_thread_pool_create(2);
+	long pairs = check_poses(&a, &b, kl_vec3(1.0f, 1.0f, 1.0f), 24, 0.002f, 11u, pool);
+	printf("  gears: %ld overlapping or near triangle pairs over 24 poses, none missed\n", pairs);
+	assert_true(pairs > 100); // the poses do touch
+	kl_thread_pool_destroy(pool);
+	free_mesh(&a);
+	free_mesh(&b);
+}
+
+static void test_complete_knot_scaled(void** state)
+{
+	(void)state;
+	test_mesh a, b;
+	make_knot(&a, 64);
+	make_gear(&b);
+	long pairs = check_poses(&a, &b, kl_vec3(1.5f, 0.7f, 2.0f), 16, 0.004f, 23u, NULL);
+	printf("  knot and unevenly scaled gear: %ld pairs over 16 poses, none missed\n", pairs);
+	assert_true(pairs > 50);
+	free_mesh(&a);
+	free_mesh(&b);
+}
+
+/// Forcing every conglomerate pair finds the same pairs as the box culling.
+static void test_forced_equals_culled(void** state)
+{
+	(void)state;
+	test_mesh a, b;
+	make_gear(&a);
+	make_knot(&b, 64);
+	uint32_t seed = 5u;
+	kl_transform ident = {kl_vec3(0.0f, 0.0f, 0.0f), (versors){{0.0f, 0.0f, 0.0f, 1.0f}}};
+	kl_ps_batch culled, forced;
+	memset(&culled, 0, sizeof(culled));
+	memset(&forced, 0, sizeof(forced));
+	for (int p = 0; p < 8; ++p)
+	{
+		kl_ps_pair_query q;
+		q.a = kl_ps_body_make(a.model, ident, kl_vec3(1.0f, 1.0f, 1.0f));
+		q.b = kl_ps_body_make(b.model, random_pose(&seed, 0.08f), kl_vec3(1.0f, 1.0f, 1.0f));
+		q.margin = 0.003f;
+		kl_ps_stats sc, sf;
+		assert_int_equal(kl_ps_search_cpu(&q, 1, false, NULL, 1, &culled, &sc), KL_OK);
+		assert_int_equal(kl_ps_search_cpu(&q, 1, true, NULL, 1, &forced, &sf), KL_OK);
+		assert_int_equal(culled.key_count, forced.key_count);
+		assert_memory_equal(culled.keys, forced.keys, culled.key_count * sizeof(uint64_t));
+		assert_true(sf.cong_pairs == a.model->cong_count * b.model->cong_count);
+		assert_true(sc.cong_pairs <= sf.cong_pairs);
+	}
+	kl_ps_batch_free(&culled);
+	kl_ps_batch_free(&forced);
+	free_mesh(&a);
+	free_mesh(&b);
+}
+
+/// Several body pairs in one search give each pair what a search of it alone gives.
+static void test_batch_of_pairs(void** state)
+{
+	(void)state;
+	test_mesh a, b;
+	make_gear(&a);
+	make_knot(&b, 64);
+	uint32_t seed = 99u;
+	kl_transform ident = {kl_vec3(0.0f, 0.0f, 0.0f), (versors){{0.0f, 0.0f, 0.0f, 1.0f}}};
+	kl_ps_pair_query q[6];
+	for (int i = 0; i < 6; ++i)
+	{
+		q[i].a = kl_ps_body_make(i % 2 ? b.model : a.model, ident, kl_vec3(1.0f, 1.0f, 1.0f));
+		q[i].b = kl_ps_body_make(i % 3 ? a.model : b.model, random_pose(&seed, 0.07f), kl_vec3(1.0f, 1.0f, 1.0f));
+		q[i].margin = 0.002f;
+	}
+	kl_ps_batch all, one;
+	memset(&all, 0, sizeof(all));
+	memset(&one, 0, sizeof(one));
+	assert_int_equal(kl_ps_search_cpu(q, 6, false, NULL, 1, &all, NULL), KL_OK);
+	for (int i = 0; i < 6; ++i)
+	{
+		assert_int_equal(kl_ps_search_cpu(q + i, 1, false, NULL, 1, &one, NULL), KL_OK);
+		int n = all.pair_begin[i + 1] - all.pair_begin[i];
+		assert_int_equal(n, (int)one.key_count);
+		for (int k = 0; k < n; ++k)
+		{
+			uint64_t x = all.keys[all.pair_begin[i] + k];
+			assert_int_equal(kl_ps_key_pair(x), i);
+			assert_true((x & 0xffffffffffffull) == (one.keys[k] & 0xffffffffffffull));
+		}
+	}
+	kl_ps_batch_free(&all);
+	kl_ps_batch_free(&one);
+	free_mesh(&a);
+	free_mesh(&b);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bad input
+
+static void test_bad_input(void** state)
+{
+	(void)state;
+	vec3s v[3] = {{{0, 0, 0}}, {{1, 0, 0}}, {{0, 1, 0}}};
+	int32_t good[3] = {0, 1, 2};
+	int32_t bad[3] = {0, 1, 7};
+	assert_null(kl_pointshell_build(NULL, 3, good, 1, NULL, NULL, NULL));
+	assert_null(kl_pointshell_build(v, 3, bad, 1, NULL, NULL, NULL));
+	assert_non_null(strstr(kl_last_error(), "out of range"));
+	vec3s nan_v[3] = {{{0, 0, 0}}, {{NAN, 0, 0}}, {{0, 1, 0}}};
+	assert_null(kl_pointshell_build(nan_v, 3, good, 1, NULL, NULL, NULL));
+	kl_pointshell_build_def def = kl_pointshell_default_build_def();
+	def.max_triangles = 0;
+	assert_null(kl_pointshell_build(v, 3, good, 1, &def, NULL, NULL));
+	// A single triangle builds, and a degenerate one too (its edges carry the samples).
+	kl_pointshell* one = kl_pointshell_build(v, 3, good, 1, NULL, NULL, NULL);
+	assert_non_null(one);
+	vec3s line[3] = {{{0, 0, 0}}, {{1, 0, 0}}, {{2, 0, 0}}};
+	kl_pointshell* flat = kl_pointshell_build(line, 3, good, 1, NULL, NULL, NULL);
+	assert_non_null(flat);
+	// A pair with a NaN transform is refused and the batch stays usable.
+	kl_transform ident = {kl_vec3(0.0f, 0.0f, 0.0f), (versors){{0.0f, 0.0f, 0.0f, 1.0f}}};
+	kl_ps_pair_query q;
+	q.a = kl_ps_body_make(one, ident, kl_vec3(1.0f, 1.0f, 1.0f));
+	q.b = kl_ps_body_make(flat, ident, kl_vec3(1.0f, 1.0f, 1.0f));
+	q.margin = 0.01f;
+	kl_ps_batch batch;
+	memset(&batch, 0, sizeof(batch));
+	kl_ps_pair_query broken = q;
+	broken.b.xf.m[3] = NAN;
+	assert_int_equal(kl_ps_search_cpu(&broken, 1, false, NULL, 1, &batch, NULL), KL_ERR_INVALID_ARGUMENT);
+	broken = q;
+	broken.b.model = NULL;
+	assert_int_equal(kl_ps_search_cpu(&broken, 1, false, NULL, 1, &batch, NULL), KL_ERR_INVALID_ARGUMENT);
+	assert_int_equal(kl_ps_search_cpu(&q, -1, false, NULL, 1, &batch, NULL), KL_ERR_INVALID_ARGUMENT);
+	assert_int_equal(kl_ps_search_cpu(&q, 1, false, NULL, 1, &batch, NULL), KL_OK);
+	assert_true(batch.key_count == 1); // the triangle and the segment on its edge touch
+	kl_ps_batch_free(&batch);
+	kl_pointshell_destroy(one);
+	kl_pointshell_destroy(flat);
+}
+
+// ---------------------------------------------------------------------------------------------
+// GPU = CPU
+
+static void test_gpu_matches_cpu(void** state)
+{
+	(void)state;
+	if (!kl_ps_gpu_available())
+	{
+		printf("  no CUDA device: the GPU comparison is skipped\n");
+		skip();
+	}
+	test_mesh a, b;
+	make_gear(&a);
+	make_knot(&b, 96);
+	uint32_t seed = 3u;
+	kl_transform ident = {kl_vec3(0.0f, 0.0f, 0.0f), (versors){{0.0f, 0.0f, 0.0f, 1.0f}}};
+	kl_ps_pair_query q[4];
+	for (int i = 0; i < 4; ++i)
+	{
+		q[i].a = kl_ps_body_make(a.model, ident, kl_vec3(1.0f, 1.0f, 1.0f));
+		q[i].b = kl_ps_body_make(i % 2 ? a.model : b.model, random_pose(&seed, 0.06f), kl_vec3(1.0f, 1.2f, 0.9f));
+		q[i].margin = 0.002f;
+	}
+	kl_ps_batch cpu, gpu;
+	memset(&cpu, 0, sizeof(cpu));
+	memset(&gpu, 0, sizeof(gpu));
+	kl_ps_stats sc, sg;
+	for (int round = 0; round < 2; ++round)
+	{
+		assert_int_equal(kl_ps_search_cpu(q, 4, round == 1, NULL, 1, &cpu, &sc), KL_OK);
+		assert_int_equal(kl_ps_search_gpu(q, 4, round == 1, &gpu, &sg), KL_OK);
+		printf("  round %d: CPU %u pairs, GPU %u pairs; raw %lld / %lld\n", round, cpu.key_count, gpu.key_count,
+			   sc.raw_candidates, sg.raw_candidates);
+		assert_int_equal(cpu.key_count, gpu.key_count);
+		assert_memory_equal(cpu.keys, gpu.keys, cpu.key_count * sizeof(uint64_t));
+		assert_memory_equal(cpu.pair_begin, gpu.pair_begin, 5 * sizeof(int));
+	}
+	kl_ps_batch_free(&cpu);
+	kl_ps_batch_free(&gpu);
+	free_mesh(&a);
+	free_mesh(&b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_model),
+		cmocka_unit_test(test_complete_gears),
+		cmocka_unit_test(test_complete_knot_scaled),
+		cmocka_unit_test(test_forced_equals_culled),
+		cmocka_unit_test(test_batch_of_pairs),
+		cmocka_unit_test(test_bad_input),
+		cmocka_unit_test(test_gpu_matches_cpu),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
