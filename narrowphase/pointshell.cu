@@ -143,12 +143,13 @@ const kl_ps_model_view* resident_view(const kl_pointshell* m)
 	v.indices = upload_array(r, m->indices, 3 * static_cast<size_t>(m->triangle_count));
 	v.tris = upload_array(r, m->tris, static_cast<size_t>(m->triangle_count));
 	v.masks = upload_array(r, m->masks, static_cast<size_t>(m->triangle_count));
+	v.coverage = upload_array(r, m->tri_coverage, static_cast<size_t>(m->triangle_count));
 	v.points = upload_array(r, m->points, static_cast<size_t>(m->point_count));
 	v.nodes = upload_array(r, m->nodes, static_cast<size_t>(m->node_count));
 	v.congs = upload_array(r, m->congs, static_cast<size_t>(m->cong_count));
 	v.cong_count = m->cong_count;
 	v.triangle_count = m->triangle_count;
-	if (!v.vertices || !v.indices || !v.tris || !v.masks || !v.points || !v.nodes || !v.congs)
+	if (!v.vertices || !v.indices || !v.tris || !v.masks || !v.coverage || !v.points || !v.nodes || !v.congs)
 	{
 		free_resident(r);
 		return nullptr;

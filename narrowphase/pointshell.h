@@ -38,6 +38,7 @@ kl_ps_model_view kl_pointshell_view(const kl_pointshell* model);
 typedef struct kl_pointshell_memory
 {
 	size_t shells;		  ///< the masks: 40 per triangle
+	size_t coverage;	  ///< the coverage radius: 4 per triangle
 	size_t octrees;		  ///< points and nodes
 	size_t conglomerates; ///< records and grouped triangle ids
 } kl_pointshell_memory;

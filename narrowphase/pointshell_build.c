@@ -32,6 +32,7 @@ kl_ps_model_view kl_pointshell_view(const kl_pointshell* m)
 	v.indices = m->indices;
 	v.tris = m->tris;
 	v.masks = m->masks;
+	v.coverage = m->tri_coverage;
 	v.points = m->points;
 	v.nodes = m->nodes;
 	v.congs = m->congs;
@@ -52,6 +53,7 @@ void kl_pointshell_destroy(kl_pointshell* m)
 	kl_free(m->congs);
 	kl_free(m->tris);
 	kl_free(m->masks);
+	kl_free(m->tri_coverage);
 	kl_free(m->points);
 	kl_free(m->nodes);
 	kl_free(m);
@@ -61,6 +63,7 @@ kl_pointshell_memory kl_pointshell_memory_of(const kl_pointshell* m)
 {
 	kl_pointshell_memory r;
 	r.shells = (size_t)m->triangle_count * sizeof(kl_ps_mask);
+	r.coverage = (size_t)m->triangle_count * sizeof(float);
 	r.octrees = (size_t)m->point_count * sizeof(kl_ps_point) + (size_t)m->node_count * sizeof(kl_ps_node);
 	r.conglomerates = (size_t)m->cong_count * sizeof(kl_ps_conglomerate) + (size_t)m->triangle_count * sizeof(int32_t);
 	return r;
@@ -647,8 +650,9 @@ kl_pointshell* kl_pointshell_build(const vec3s* vertices, int vertex_count, cons
 	m->triangle_count = triangle_count;
 	m->tris = kl_alloc((size_t)triangle_count, sizeof(int32_t));
 	m->masks = kl_alloc((size_t)triangle_count, sizeof(kl_ps_mask));
+	m->tri_coverage = kl_alloc((size_t)triangle_count, sizeof(float));
 	kl_ps_model_view v = kl_pointshell_view(m);
-	bool ok = m->tris != NULL && m->masks != NULL;
+	bool ok = m->tris != NULL && m->masks != NULL && m->tri_coverage != NULL;
 	m->spacing = def->spacing > 0.0f ? def->spacing : (ok ? auto_spacing(&v) : 0.0f);
 	if (ok && !(m->spacing > 0.0f))
 	{
@@ -668,7 +672,8 @@ kl_pointshell* kl_pointshell_build(const vec3s* vertices, int vertex_count, cons
 			int32_t tri = m->tris[c->tri_begin + i];
 			kl_ps_f3 t[3];
 			kl_ps_triangle(&v, tri, t);
-			c->coverage = fmaxf(c->coverage, rasterise(t, m->spacing, m->masks + tri));
+			m->tri_coverage[tri] = rasterise(t, m->spacing, m->masks + tri);
+			c->coverage = fmaxf(c->coverage, m->tri_coverage[tri]);
 		}
 		c->obb = pca_box(&v, m->tris + c->tri_begin, c->tri_count);
 		ok = add_octree(m, &v, c, &b, &point_capacity);

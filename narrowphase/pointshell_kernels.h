@@ -94,6 +94,7 @@ typedef struct kl_ps_model_view
 	const int32_t* indices;		///< 3 per triangle
 	const int32_t* tris;		///< triangle ids grouped by conglomerate
 	const kl_ps_mask* masks;	///< per triangle
+	const float* coverage;		///< per triangle: its points lie within this of its samples
 	const kl_ps_point* points;
 	const kl_ps_node* nodes;
 	const kl_ps_conglomerate* congs;
@@ -116,8 +117,13 @@ typedef struct kl_ps_work
 	int32_t q_model;
 	int32_t p_cong;
 	int32_t q_cong;
-	int32_t swap;		///< 1: p is body b of the pair, so the emitted key is (q tri, p tri)
-	float radius;		///< in q's unscaled frame
+	int32_t swap; ///< 1: p is body b of the pair, so the emitted key is (q tri, p tri)
+	/// The search radius of two triangles' samples (q's unscaled frame) is p_factor · coverage of p's
+	/// triangle + q_factor · coverage of q's + reach: the scales turn object coverages into world
+	/// distances and those into q's frame.
+	float p_factor;
+	float q_factor;
+	float reach; ///< the alarm distance in q's frame, with slack for float rounding
 	int32_t item_begin;
 	kl_ps_xform p_to_q; ///< p's object frame to q's (unscaled)
 } kl_ps_work;
@@ -377,19 +383,22 @@ KL_HD static inline bool kl_ps_recent_add(kl_ps_recent* r, int32_t tri)
 	return true;
 }
 
-/// All samples of conglomerate c within radius of p (q's frame): emits (p_tri, their triangle).
+/// All samples of conglomerate c near p (q's frame): within p_reach + q_factor · coverage of their
+/// own triangle (the subtrees are pruned with the conglomerate's largest coverage). Emits
+/// (p_tri, their triangle).
 KL_HD static inline void kl_ps_octree_near(const kl_ps_model_view* q, const kl_ps_conglomerate* c, kl_ps_f3 p,
-										   float radius, const kl_ps_work* w, int32_t p_tri, kl_ps_recent* recent,
+										   float p_reach, const kl_ps_work* w, int32_t p_tri, kl_ps_recent* recent,
 										   const kl_ps_emitter* out)
 {
-	float r2 = radius * radius;
+	float bound = p_reach + w->q_factor * c->coverage;
+	float bound2 = bound * bound;
 	int32_t stack[KL_PS_STACK];
 	int top = 0;
 	stack[top++] = c->node_begin;
 	while (top > 0)
 	{
 		const kl_ps_node* n = q->nodes + stack[--top];
-		if (kl_ps_node_distance2(c, n, p) > r2)
+		if (kl_ps_node_distance2(c, n, p) > bound2)
 		{
 			continue;
 		}
@@ -405,7 +414,8 @@ KL_HD static inline void kl_ps_octree_near(const kl_ps_model_view* q, const kl_p
 		{
 			kl_ps_point s = q->points[i];
 			kl_ps_f3 d = kl_ps_make(s.x - p.x, s.y - p.y, s.z - p.z);
-			if (kl_ps_dot(d, d) <= r2 && kl_ps_recent_add(recent, s.tri))
+			float r = p_reach + w->q_factor * q->coverage[s.tri];
+			if (kl_ps_dot(d, d) <= r * r && kl_ps_recent_add(recent, s.tri))
 			{
 				kl_ps_emit(out, w->swap ? kl_ps_key(w->pair, s.tri, p_tri) : kl_ps_key(w->pair, p_tri, s.tri));
 			}
@@ -500,11 +510,12 @@ KL_HD static inline int kl_ps_query_triangle(const kl_ps_model_view* p, const kl
 	recent.next = 0;
 	kl_ps_sampler it;
 	kl_ps_sampler_init(&it, t, p->masks + p_tri);
+	float p_reach = w->p_factor * p->coverage[p_tri] + w->reach;
 	int placed = 0;
 	kl_ps_f3 s;
 	while (kl_ps_sampler_next(&it, &s))
 	{
-		kl_ps_octree_near(q, c, kl_ps_apply(&w->p_to_q, s), w->radius, w, p_tri, &recent, out);
+		kl_ps_octree_near(q, c, kl_ps_apply(&w->p_to_q, s), p_reach, w, p_tri, &recent, out);
 		++placed;
 	}
 	return placed;

@@ -205,10 +205,11 @@ static bool add_work(kl_ps_batch* b, int pair, const kl_ps_body* p, int p_model,
 	w->p_cong = p_cong;
 	w->q_cong = q_cong;
 	w->swap = swap ? 1 : 0;
-	// Samples of the two triangles within the alarm distance lie within both coverages plus it
-	// (world), measured in q's unscaled frame; a little slack for the float transforms.
-	float world = pc->coverage * p->max_scale + qc->coverage * q->max_scale + margin;
-	w->radius = world / q->min_scale * 1.0001f + 1e-6f * qc->root_edge;
+	// Samples of two triangles within the alarm distance lie within both coverages plus it (world),
+	// measured in q's unscaled frame; a little slack for the float transforms.
+	w->p_factor = p->max_scale / q->min_scale * 1.0001f;
+	w->q_factor = q->max_scale / q->min_scale * 1.0001f;
+	w->reach = margin / q->min_scale * 1.0001f + 1e-6f * qc->root_edge;
 	w->item_begin = b->item_count;
 	w->p_to_q = *p_to_q;
 	b->item_count += pc->tri_count;

@@ -22,6 +22,7 @@ typedef struct kl_pointshell
 	int cong_count;
 	int32_t* tris;	  ///< triangle ids grouped by conglomerate
 	kl_ps_mask* masks; ///< per triangle
+	float* tri_coverage; ///< per triangle
 	kl_ps_point* points;
 	uint32_t point_count;
 	kl_ps_node* nodes;

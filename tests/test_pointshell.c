@@ -123,7 +123,7 @@ static void check_coverage(const kl_pointshell* m, uint32_t seed)
 					kl_ps_f3 d = kl_ps_sub(s, x);
 					best = fminf(best, sqrtf(kl_ps_dot(d, d)));
 				}
-				assert_true(best <= c->coverage);
+				assert_true(best <= m->tri_coverage[tri] && m->tri_coverage[tri] <= c->coverage);
 			}
 		}
 	}
