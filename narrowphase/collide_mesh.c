@@ -4,6 +4,7 @@
 #include "collide_mesh.h"
 
 #include "bvh_ray.h"
+#include "pointshell.h"
 #include "vertex_contacts.h"
 
 #include "contact_patches.h"
@@ -38,6 +39,11 @@ void kl_mesh_scratch_free(kl_mesh_scratch* scratch)
 		kl_free(scratch->points);
 		kl_free(scratch->pairs);
 		kl_free(scratch->pierces);
+		if (scratch->pointshell != NULL)
+		{
+			kl_ps_batch_free(scratch->pointshell);
+			kl_free(scratch->pointshell);
+		}
 		for (int side = 0; side < 2; ++side)
 		{
 			kl_free(scratch->slots[side]);
@@ -303,6 +309,39 @@ static void relative_m34(const kl_triangle_set* a, const kl_triangle_set* b, flo
 	}
 }
 
+/// The candidate pairs of two mesh sets within margin from their point shells (pointshell.h), into
+/// scratch->pairs, on the calling thread. False on failure (recorded).
+static bool pointshell_candidates(const kl_triangle_set* a, const kl_triangle_set* b, float margin,
+								  kl_mesh_scratch* scratch)
+{
+	if (scratch->pointshell == NULL)
+	{
+		scratch->pointshell = kl_alloc_zero(1, sizeof(kl_ps_batch));
+		if (scratch->pointshell == NULL)
+		{
+			return false;
+		}
+	}
+	kl_ps_pair_query q;
+	q.a = kl_ps_body_make(a->pointshell, a->xf, a->scale);
+	q.b = kl_ps_body_make(b->pointshell, b->xf, b->scale);
+	q.margin = margin;
+	kl_ps_batch* batch = scratch->pointshell;
+	if (kl_ps_search_cpu(&q, 1, false, NULL, 1, batch, NULL) != KL_OK)
+	{
+		return false;
+	}
+	scratch->pair_count = 0;
+	for (uint32_t i = 0; i < batch->key_count; ++i)
+	{
+		if (!kl_mesh_scratch_push_pair(scratch, kl_ps_key_tri_a(batch->keys[i]), kl_ps_key_tri_b(batch->keys[i])))
+		{
+			return false;
+		}
+	}
+	return true;
+}
+
 static int collide_sets(const kl_triangle_set* a, const kl_triangle_set* b, float margin,
 						const kl_vertex_motion* motion, int round_side, float radius, kl_mesh_scratch* scratch, kl_manifold* out, int max_manifolds)
 {
@@ -350,7 +389,15 @@ static int collide_sets(const kl_triangle_set* a, const kl_triangle_set* b, floa
 	int manifolds = 0;
 	q.collect_pairs = round_side == 0;
 	scratch->pair_count = 0;
-	kl_result walked = kl_bvh_collide_m34(a->bvh, b->bvh, m34, &query, &result);
+	kl_result walked;
+	if (round_side == 0 && a->pointshell != NULL && b->pointshell != NULL && (a->use_pointshell || b->use_pointshell))
+	{
+		walked = pointshell_candidates(a, b, q.config.margin, scratch) ? KL_OK : KL_ERR_OUT_OF_MEMORY;
+	}
+	else
+	{
+		walked = kl_bvh_collide_m34(a->bvh, b->bvh, m34, &query, &result);
+	}
 	if (walked == KL_OK && q.collect_pairs && !q.failed)
 	{
 		q.count = kl_mesh_pair_contacts(a, b, scratch->pairs, scratch->pair_count, &q.config, motion, scratch);

@@ -30,6 +30,10 @@ typedef struct kl_triangle_set
 	float thickness;
 	vec3s scale;
 	kl_transform xf;
+	/// The set's point-shell model (a mesh shape's), or NULL; a pair of sets that both have one
+	/// finds its candidates through it when either asks (use_pointshell).
+	const struct kl_pointshell* pointshell;
+	bool use_pointshell;
 } kl_triangle_set;
 
 /// The bodies' motion over the step, which the mesh contacts must cover (kl_vertex_contacts): a
@@ -84,6 +88,7 @@ typedef struct kl_mesh_scratch
 	struct kl_pierce* pierces; ///< where edges cross the other set's faces (vertex_contacts.c)
 	int pierce_count;
 	int pierce_capacity;
+	struct kl_ps_batch* pointshell; ///< the point-shell search's memory, made on first use
 } kl_mesh_scratch;
 
 void kl_mesh_scratch_free(kl_mesh_scratch* scratch);

@@ -508,9 +508,31 @@ KL_HD static inline int kl_ps_query_triangle(const kl_ps_model_view* p, const kl
 		recent.tri[i] = -1;
 	}
 	recent.next = 0;
+	float p_reach = w->p_factor * p->coverage[p_tri] + w->reach;
+	// The whole triangle first: its samples lie in its box (q's frame), so a box farther from the
+	// octree's cube than the search bound places none of them near it.
+	float lo[3], hi[3];
+	for (int k = 0; k < 3; ++k)
+	{
+		kl_ps_f3 v = kl_ps_apply(&w->p_to_q, t[k]);
+		float x[3] = {v.x, v.y, v.z};
+		for (int a = 0; a < 3; ++a)
+		{
+			lo[a] = k == 0 || x[a] < lo[a] ? x[a] : lo[a];
+			hi[a] = k == 0 || x[a] > hi[a] ? x[a] : hi[a];
+		}
+	}
+	float bound = p_reach + w->q_factor * c->coverage + 1e-4f * c->root_edge;
+	float root_lo[3] = {c->root_min.x, c->root_min.y, c->root_min.z};
+	for (int a = 0; a < 3; ++a)
+	{
+		if (lo[a] > root_lo[a] + c->root_edge + bound || hi[a] < root_lo[a] - bound)
+		{
+			return 0;
+		}
+	}
 	kl_ps_sampler it;
 	kl_ps_sampler_init(&it, t, p->masks + p_tri);
-	float p_reach = w->p_factor * p->coverage[p_tri] + w->reach;
 	int placed = 0;
 	kl_ps_f3 s;
 	while (kl_ps_sampler_next(&it, &s))

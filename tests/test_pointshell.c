@@ -416,6 +416,69 @@ static void test_bad_input(void** state)
 }
 
 // ---------------------------------------------------------------------------------------------
+// In the world
+
+/// A gear dropped flat onto a static gear, its pair through the point shells (the dropped shape
+/// asks for them): it comes to rest on the base's face as with the BVH. Returns its height at rest.
+static float drop_gear(kl_mesh_backend backend)
+{
+	kl_meshgen_gear_params g = kl_meshgen_default_gear_params();
+	kl_meshgen_mesh gm;
+	assert_int_equal(kl_meshgen_gear(&g, &gm), KL_OK);
+	kl_mesh_def md = kl_default_mesh_def();
+	md.vertices = gm.vertices;
+	md.vertex_count = gm.vertex_count;
+	md.indices = gm.indices;
+	md.triangle_count = gm.triangle_count;
+	kl_mesh* mesh = kl_mesh_build(&md);
+	assert_non_null(mesh);
+	kl_world_def wd = kl_default_world_def();
+	kl_world_id world = kl_create_world(&wd);
+	kl_body_def bd = kl_default_body_def();
+	kl_body_id base = kl_create_body(world, &bd);
+	bd.type = KL_BODY_DYNAMIC;
+	bd.position = kl_vec3(0.003f, 0.002f, 0.03f);
+	kl_body_id top = kl_create_body(world, &bd);
+	kl_shape_def sd = kl_default_shape_def();
+	assert_true(KL_IS_NON_NULL(kl_create_mesh_shape(base, &sd, mesh, kl_vec3(1.0f, 1.0f, 1.0f))));
+	sd.mesh_backend = backend;
+	kl_shape_id shape = kl_create_mesh_shape(top, &sd, mesh, kl_vec3(1.0f, 1.0f, 1.0f));
+	assert_true(KL_IS_NON_NULL(shape));
+	assert_int_equal(kl_shape_get_mesh_backend(shape), backend);
+	for (int i = 0; i < 90; ++i)
+	{
+		assert_int_equal(kl_world_step(world, 1.0f / 60.0f, 4), KL_OK);
+	}
+	float z = kl_body_get_position(top).z;
+	kl_destroy_world(world);
+	kl_mesh_release(mesh);
+	kl_meshgen_free(&gm);
+	return z;
+}
+
+static void test_world_backend(void** state)
+{
+	(void)state;
+	float bvh = drop_gear(KL_MESH_BACKEND_BVH);
+	float shells = drop_gear(KL_MESH_BACKEND_POINTSHELL);
+	printf("  gear at rest on a gear (face width 20 mm): %.3f mm with the BVH, %.3f mm with point shells\n",
+		   1e3 * bvh, 1e3 * shells);
+	assert_near(shells, 0.02f, 0.001f); // on the base's face, not through it
+	assert_near(shells, bvh, 0.0005f);
+	// Only mesh shapes take a backend; bad values are refused.
+	kl_world_def wd = kl_default_world_def();
+	kl_world_id world = kl_create_world(&wd);
+	kl_body_def bd = kl_default_body_def();
+	kl_body_id body = kl_create_body(world, &bd);
+	kl_shape_def sd = kl_default_shape_def();
+	kl_shape_id sphere = kl_create_sphere_shape(body, &sd, 0.1f);
+	assert_int_equal(kl_shape_set_mesh_backend(sphere, KL_MESH_BACKEND_POINTSHELL), KL_ERR_UNSUPPORTED);
+	assert_int_equal(kl_shape_set_mesh_backend(sphere, (kl_mesh_backend)7), KL_ERR_INVALID_ARGUMENT);
+	assert_int_equal(kl_shape_set_mesh_backend(kl_null_shape_id, KL_MESH_BACKEND_BVH), KL_ERR_INVALID_ID);
+	kl_destroy_world(world);
+}
+
+// ---------------------------------------------------------------------------------------------
 // GPU = CPU
 
 static void test_gpu_matches_cpu(void** state)
@@ -467,6 +530,7 @@ int main(void)
 		cmocka_unit_test(test_forced_equals_culled),
 		cmocka_unit_test(test_batch_of_pairs),
 		cmocka_unit_test(test_bad_input),
+		cmocka_unit_test(test_world_backend),
 		cmocka_unit_test(test_gpu_matches_cpu),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -150,6 +150,8 @@ static bool shape_triangle_set(const kl_world* world, const kl_shape* shape, kl_
 		vec3s size = glms_vec3_mul(glms_vec3_sub(box.upper, box.lower), shape->mesh.scale);
 		set->thickness = fminf(size.x, fminf(size.y, size.z));
 		set->scale = shape->mesh.scale;
+		set->pointshell = shape->mesh.mesh->pointshell;
+		set->use_pointshell = shape->mesh_backend == KL_MESH_BACKEND_POINTSHELL;
 		return set->bvh != NULL;
 	}
 	set->bvh = shape->tri_bvh;
@@ -161,6 +163,8 @@ static bool shape_triangle_set(const kl_world* world, const kl_shape* shape, kl_
 	set->vertex_cone_cos = shape->tri_vertex_cone_cos;
 	set->thickness = shape->tri_thickness;
 	set->scale = kl_vec3(1.0f, 1.0f, 1.0f);
+	set->pointshell = NULL;
+	set->use_pointshell = false;
 	return set->bvh != NULL;
 }
 

@@ -4,6 +4,7 @@
 // SPDX-License-Identifier: MIT
 #include "mesh.h"
 
+#include "pointshell.h"
 #include "tri_adjacency.h"
 
 #include <kollide/io.h>
@@ -97,6 +98,7 @@ static kl_result validate_def(const kl_mesh_def* def)
 static void mesh_free(kl_mesh* mesh)
 {
 	kl_bvh_destroy(mesh->bvh);
+	kl_pointshell_destroy(mesh->pointshell);
 	kl_free(mesh->opposite);
 	kl_free(mesh->vertex_normals);
 	kl_free(mesh->vertex_cone_cos);
@@ -104,6 +106,17 @@ static void mesh_free(kl_mesh* mesh)
 	kl_free(mesh->indices);
 	kl_free(mesh->source);
 	kl_free(mesh);
+}
+
+struct shell_progress
+{
+	const kl_mesh_def* def;
+};
+
+static bool shell_progress_report(float fraction, void* context)
+{
+	const struct shell_progress* sp = context;
+	return report(sp->def, "pointshell", fraction);
 }
 
 static kl_result run_stages(const kl_mesh_def* def, kl_mesh* mesh, int32_t* remap)
@@ -155,6 +168,16 @@ static kl_result run_stages(const kl_mesh_def* def, kl_mesh* mesh, int32_t* rema
 		mesh->bvh = kl_bvh_build((const float*)mesh->vertices, mesh->info.vertex_count, (const int*)mesh->indices,
 								 mesh->info.triangle_count, &bd);
 		r = mesh->bvh != NULL ? (report(def, "bvh", 1.0f) ? KL_OK : KL_ERR_INVALID_ARGUMENT) : kl_last_error_code();
+	}
+	if (r == KL_OK)
+	{
+		// The point-shell backend's conglomerates (narrowphase/pointshell_build.c).
+		struct shell_progress sp = {def};
+		mesh->pointshell = report(def, "pointshell", 0.0f)
+							   ? kl_pointshell_build(mesh->vertices, mesh->info.vertex_count, mesh->indices,
+													 mesh->info.triangle_count, NULL, shell_progress_report, &sp)
+							   : NULL;
+		r = mesh->pointshell != NULL ? KL_OK : (kl_last_error_code() != KL_OK ? kl_last_error_code() : KL_ERR_INVALID_ARGUMENT);
 	}
 	return r;
 }

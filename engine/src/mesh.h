@@ -47,9 +47,12 @@ struct kl_mesh
 	/// vertex contacts.
 	vec3s* vertex_normals;
 	float* vertex_cone_cos; ///< per vertex, the cosine of its normal cone's half-angle
+	/// Conglomerates with point shells and octrees (narrowphase/pointshell.h), built by
+	/// kl_mesh_build: the point-shell backend's model.
+	struct kl_pointshell* pointshell;
 
 	// Later stages add their representations here, each built once by kl_mesh_build and freed by
-	// the last release: conglomerates with point shells and octrees, and inner sphere trees.
+	// the last release: inner sphere trees.
 };
 
 // ---------------------------------------------------------------------------------------------

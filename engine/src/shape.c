@@ -127,6 +127,7 @@ static kl_shape_id create_shape(kl_body_id body_id, const kl_shape_def* def, kl_
 	shape->material = def->material;
 	shape->filter = def->filter;
 	shape->is_sensor = def->is_sensor;
+	shape->mesh_backend = def->mesh_backend == KL_MESH_BACKEND_POINTSHELL ? KL_MESH_BACKEND_POINTSHELL : KL_MESH_BACKEND_BVH;
 	shape->enable_contact_events = def->enable_contact_events;
 	shape->enable_sensor_events = def->enable_sensor_events;
 	shape->name = name;

@@ -31,6 +31,7 @@ typedef struct kl_shape
 		kl_plane plane;
 	};
 	kl_transform local_pose;
+	kl_mesh_backend mesh_backend;
 	kl_material material;
 	kl_filter filter;
 	kl_mass_data mass_data; ///< body frame

@@ -167,6 +167,7 @@ kl_shape_def kl_shape_get_def(kl_shape_id id)
 		def.material = shape->material;
 		def.filter = shape->filter;
 		def.is_sensor = shape->is_sensor;
+		def.mesh_backend = shape->mesh_backend;
 		def.enable_contact_events = shape->enable_contact_events;
 		def.enable_sensor_events = shape->enable_sensor_events;
 		def.name = shape->name;
@@ -229,6 +230,36 @@ kl_result kl_shape_set_filter(kl_shape_id id, kl_filter filter)
 	}
 	shape->filter = filter;
 	kl_broadphase_touch_proxy(world->broadphase, shape->proxy_key); // re-filter its pairs
+	return KL_OK;
+}
+
+kl_mesh_backend kl_shape_get_mesh_backend(kl_shape_id id)
+{
+	kl_shape* shape = kl_get_shape(id, NULL);
+	return shape != NULL ? shape->mesh_backend : KL_MESH_BACKEND_BVH;
+}
+
+kl_result kl_shape_set_mesh_backend(kl_shape_id id, kl_mesh_backend backend)
+{
+	kl_world* world = NULL;
+	kl_shape* shape = kl_get_shape(id, &world);
+	if (shape == NULL)
+	{
+		return KL_ERR_INVALID_ID;
+	}
+	if (backend != KL_MESH_BACKEND_BVH && backend != KL_MESH_BACKEND_POINTSHELL)
+	{
+		return kl_fail(KL_ERR_INVALID_ARGUMENT, "unknown mesh backend %d", (int)backend);
+	}
+	if (shape->type != KL_SHAPE_MESH)
+	{
+		return kl_fail(KL_ERR_UNSUPPORTED, "only mesh shapes choose a mesh backend");
+	}
+	if (world->locked)
+	{
+		return kl_fail(KL_ERR_LOCKED, "cannot change a mesh backend while the world steps");
+	}
+	shape->mesh_backend = backend;
 	return KL_OK;
 }
 

@@ -171,6 +171,10 @@ KL_API kl_material kl_shape_get_material(kl_shape_id shape);
 KL_API kl_result kl_shape_set_material(kl_shape_id shape, kl_material material);
 KL_API kl_filter kl_shape_get_filter(kl_shape_id shape);
 KL_API kl_result kl_shape_set_filter(kl_shape_id shape, kl_filter filter);
+/// The mesh-pair backend a mesh shape asks for (kl_mesh_backend); other shapes answer
+/// KL_MESH_BACKEND_BVH and refuse to be set (KL_ERR_UNSUPPORTED).
+KL_API kl_mesh_backend kl_shape_get_mesh_backend(kl_shape_id shape);
+KL_API kl_result kl_shape_set_mesh_backend(kl_shape_id shape, kl_mesh_backend backend);
 /// World bounds as of the last step or change.
 KL_API kl_aabb kl_shape_get_aabb(kl_shape_id shape);
 /// Mass properties in the body frame.

@@ -121,6 +121,13 @@ typedef struct kl_filter
 	int32_t group_index;
 } kl_filter;
 
+/// How a mesh shape meets other mesh shapes (the pair uses the point shells when either asks).
+typedef enum kl_mesh_backend
+{
+	KL_MESH_BACKEND_BVH = 0,	///< simultaneous traversal of the SIMD k-DOP trees
+	KL_MESH_BACKEND_POINTSHELL, ///< conglomerates: point shells into octrees (CPU threads, or CUDA with use_gpu)
+} kl_mesh_backend;
+
 typedef struct kl_shape_def
 {
 	kl_transform local_pose; ///< shape frame relative to the body origin
@@ -129,6 +136,7 @@ typedef struct kl_shape_def
 	bool is_sensor;
 	bool enable_contact_events;
 	bool enable_sensor_events;
+	kl_mesh_backend mesh_backend; ///< mesh shapes only
 	const char* name; ///< copied; may be NULL
 	void* user_data;
 } kl_shape_def;
