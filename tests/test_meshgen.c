@@ -1,5 +1,5 @@
 // Kollide — procedural test meshes (tools/meshgen): closed and outward, sizes, determinism, parameter
-// checks, gear mating, screw in bore, nested bowls, OBJ/OFF files.
+// checks, gear mating, screw in bore, nested bowls, the stand-ins of Aichele's experiments, OBJ/OFF files.
 // SPDX-License-Identifier: MIT
 #include "kl_test.h"
 
@@ -263,6 +263,37 @@ static void test_all_closed(void** state)
 	kl_meshgen_free(&m);
 	kl_meshgen_free(&m); // twice is harmless
 	kl_meshgen_free(NULL);
+
+	kl_meshgen_screwdriver_params screwdriver = kl_meshgen_default_screwdriver_params();
+	assert_int_equal(kl_meshgen_screwdriver(&screwdriver, &m), KL_OK);
+	check_closed(&m, "screwdriver");
+	kl_meshgen_free(&m);
+	screwdriver.resolution = 1; // 12 segments: two per rib
+	screwdriver.tip_thickness = 2.0f * screwdriver.shaft_radius;
+	assert_int_equal(kl_meshgen_screwdriver(&screwdriver, &m), KL_OK);
+	check_closed(&m, "screwdriver, resolution 1");
+	kl_meshgen_free(&m);
+
+	kl_meshgen_housing_params housing = kl_meshgen_default_housing_params();
+	assert_int_equal(kl_meshgen_housing(&housing, &m), KL_OK);
+	check_closed(&m, "housing");
+	kl_meshgen_free(&m);
+	housing.side_boss_radius = 0.0f;
+	housing.resolution = 1; // boss blocks fill the whole straight wall
+	housing.size_x = 0.137f;
+	assert_int_equal(kl_meshgen_housing(&housing, &m), KL_OK);
+	check_closed(&m, "housing without side bosses, resolution 1");
+	kl_meshgen_free(&m);
+
+	kl_meshgen_robot_arm_params arm = kl_meshgen_default_robot_arm_params();
+	assert_int_equal(kl_meshgen_robot_arm(&arm, &m), KL_OK);
+	check_closed(&m, "robot arm");
+	kl_meshgen_free(&m);
+	arm.resolution = 1;
+	arm.scale = 0.3f;
+	assert_int_equal(kl_meshgen_robot_arm(&arm, &m), KL_OK);
+	check_closed(&m, "robot arm, resolution 1, scale 0.3");
+	kl_meshgen_free(&m);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -404,6 +435,27 @@ static void test_determinism(void** state)
 	assert_same_mesh(&a, &b);
 	kl_meshgen_free(&a);
 	kl_meshgen_free(&b);
+
+	kl_meshgen_screwdriver_params screwdriver = kl_meshgen_default_screwdriver_params();
+	assert_int_equal(kl_meshgen_screwdriver(&screwdriver, &a), KL_OK);
+	assert_int_equal(kl_meshgen_screwdriver(&screwdriver, &b), KL_OK);
+	assert_same_mesh(&a, &b);
+	kl_meshgen_free(&a);
+	kl_meshgen_free(&b);
+
+	kl_meshgen_housing_params housing = kl_meshgen_default_housing_params();
+	assert_int_equal(kl_meshgen_housing(&housing, &a), KL_OK);
+	assert_int_equal(kl_meshgen_housing(&housing, &b), KL_OK);
+	assert_same_mesh(&a, &b);
+	kl_meshgen_free(&a);
+	kl_meshgen_free(&b);
+
+	kl_meshgen_robot_arm_params arm = kl_meshgen_default_robot_arm_params();
+	assert_int_equal(kl_meshgen_robot_arm(&arm, &a), KL_OK);
+	assert_int_equal(kl_meshgen_robot_arm(&arm, &b), KL_OK);
+	assert_same_mesh(&a, &b);
+	kl_meshgen_free(&a);
+	kl_meshgen_free(&b);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -493,6 +545,56 @@ static void test_validation(void** state)
 	rock = kl_meshgen_default_rock_params();
 	rock.scale.y = -1.0f;
 	expect_failure(kl_meshgen_rock(&rock, &m), KL_ERR_INVALID_ARGUMENT, &m, "scale.y");
+
+	kl_meshgen_screwdriver_params screwdriver = kl_meshgen_default_screwdriver_params();
+	screwdriver.shaft_radius = 0.01f; // thicker than a quarter of the handle
+	expect_failure(kl_meshgen_screwdriver(&screwdriver, &m), KL_ERR_INVALID_ARGUMENT, &m, "shaft_radius");
+	screwdriver = kl_meshgen_default_screwdriver_params();
+	screwdriver.length = NAN;
+	expect_failure(kl_meshgen_screwdriver(&screwdriver, &m), KL_ERR_INVALID_ARGUMENT, &m, "length");
+	screwdriver = kl_meshgen_default_screwdriver_params();
+	screwdriver.tip_length = 0.08f; // more than half the shaft
+	expect_failure(kl_meshgen_screwdriver(&screwdriver, &m), KL_ERR_INVALID_ARGUMENT, &m, "tip_length");
+	screwdriver = kl_meshgen_default_screwdriver_params();
+	screwdriver.resolution = 0;
+	expect_failure(kl_meshgen_screwdriver(&screwdriver, &m), KL_ERR_INVALID_ARGUMENT, &m, "resolution");
+	expect_failure(kl_meshgen_screwdriver(NULL, &m), KL_ERR_INVALID_ARGUMENT, &m, "NULL");
+	assert_int_equal(kl_meshgen_screwdriver(&screwdriver, NULL), KL_ERR_INVALID_ARGUMENT);
+
+	kl_meshgen_housing_params housing = kl_meshgen_default_housing_params();
+	housing.bore_radius = housing.boss_radius; // no end face left
+	expect_failure(kl_meshgen_housing(&housing, &m), KL_ERR_INVALID_ARGUMENT, &m, "bore_radius");
+	housing = kl_meshgen_default_housing_params();
+	housing.corner_radius = housing.fillet_radius; // the floor's corners would vanish
+	expect_failure(kl_meshgen_housing(&housing, &m), KL_ERR_INVALID_ARGUMENT, &m, "corner_radius");
+	housing = kl_meshgen_default_housing_params();
+	housing.boss_radius = 0.06f; // its block is taller than the wall
+	expect_failure(kl_meshgen_housing(&housing, &m), KL_ERR_INVALID_ARGUMENT, &m, "wall height");
+	housing = kl_meshgen_default_housing_params();
+	housing.size_y = 0.1f; // side bosses wider than the short walls' straight part
+	expect_failure(kl_meshgen_housing(&housing, &m), KL_ERR_INVALID_ARGUMENT, &m, "side_boss_radius");
+	housing = kl_meshgen_default_housing_params();
+	housing.side_boss_radius = 0.001f; // thinner than the wall (0 would mean none)
+	expect_failure(kl_meshgen_housing(&housing, &m), KL_ERR_INVALID_ARGUMENT, &m, "side_boss_radius");
+	housing = kl_meshgen_default_housing_params();
+	housing.size_x = housing.size_y = housing.height = 100.0f;
+	housing.wall = 0.1f;
+	housing.fillet_radius = 0.2f;
+	housing.corner_radius = 0.3f;
+	housing.boss_radius = 0.2f;
+	housing.bore_radius = 0.1f;
+	housing.side_boss_radius = 0.0f;
+	housing.resolution = 64; // a 4 mm grid on 100 m walls
+	expect_failure(kl_meshgen_housing(&housing, &m), KL_ERR_LIMIT, &m, "limit");
+	expect_failure(kl_meshgen_housing(NULL, &m), KL_ERR_INVALID_ARGUMENT, &m, "NULL");
+
+	kl_meshgen_robot_arm_params arm = kl_meshgen_default_robot_arm_params();
+	arm.scale = -1.0f;
+	expect_failure(kl_meshgen_robot_arm(&arm, &m), KL_ERR_INVALID_ARGUMENT, &m, "scale");
+	arm = kl_meshgen_default_robot_arm_params();
+	arm.resolution = 65;
+	expect_failure(kl_meshgen_robot_arm(&arm, &m), KL_ERR_INVALID_ARGUMENT, &m, "resolution");
+	expect_failure(kl_meshgen_robot_arm(NULL, &m), KL_ERR_INVALID_ARGUMENT, &m, "NULL");
 
 	// A success clears the message.
 	assert_int_equal(kl_meshgen_rock(&(kl_meshgen_rock_params){.frequency = 2,
@@ -733,6 +835,172 @@ static void test_bowls_nest(void** state)
 }
 
 // ---------------------------------------------------------------------------------------------
+// Stand-ins for the objects of Aichele's experiments
+
+/// V - E + F of a closed triangle mesh (E = 3F / 2): 2 per genus-0 shell, minus 2 per handle.
+static int euler_characteristic(const kl_meshgen_mesh* m)
+{
+	return m->vertex_count - m->triangle_count / 2;
+}
+
+static void assert_about(int triangles, int target, const char* what)
+{
+	print_message("%s: %d triangles (target about %d)\n", what, triangles, target);
+	if (triangles < 0.85 * target || triangles > 1.15 * target)
+	{
+		fail_msg("%s: %d triangles, not within 15 %% of %d", what, triangles, target);
+	}
+}
+
+static int find_root(int* parent, int i)
+{
+	while (parent[i] != i)
+	{
+		parent[i] = parent[parent[i]];
+		i = parent[i];
+	}
+	return i;
+}
+
+/// Splits the mesh into its connected shells; writes each vertex's shell (0 ..) and returns the count.
+static int shells(const kl_meshgen_mesh* m, int* shell)
+{
+	int* parent = malloc((size_t)m->vertex_count * sizeof(int));
+	for (int i = 0; i < m->vertex_count; ++i)
+	{
+		parent[i] = i;
+	}
+	for (int t = 0; t < 3 * m->triangle_count; ++t)
+	{
+		int a = find_root(parent, m->indices[t]), b = find_root(parent, m->indices[t - t % 3]);
+		parent[a] = b;
+	}
+	int count = 0;
+	for (int i = 0; i < m->vertex_count; ++i)
+	{
+		shell[i] = -1;
+	}
+	for (int i = 0; i < m->vertex_count; ++i)
+	{
+		int r = find_root(parent, i);
+		shell[r] = shell[r] < 0 ? count++ : shell[r];
+		shell[i] = shell[r];
+	}
+	free(parent);
+	return count;
+}
+
+static void test_standins(void** state)
+{
+	(void)state;
+	kl_meshgen_mesh m;
+	// E1: the torus knot as documented in meshgen.h.
+	kl_meshgen_torus_knot_params knot = kl_meshgen_default_torus_knot_params();
+	knot.segments = 64;
+	knot.sides = 6;
+	assert_int_equal(kl_meshgen_torus_knot(&knot, &m), KL_OK);
+	assert_int_equal(m.triangle_count, 768);
+	assert_about(m.triangle_count, 750, "torus knot 64 x 6");
+	check_closed(&m, "torus knot 64 x 6");
+	kl_meshgen_free(&m);
+
+	// E3 screwdriver: about 1300 triangles, 0.2 m, one genus-0 shell, the blade thin at its end.
+	kl_meshgen_screwdriver_params sd = kl_meshgen_default_screwdriver_params();
+	assert_int_equal(kl_meshgen_screwdriver(&sd, &m), KL_OK);
+	assert_about(m.triangle_count, 1300, "screwdriver");
+	kl_mesh_info info = check_closed(&m, "screwdriver");
+	assert_int_equal(euler_characteristic(&m), 2);
+	assert_near(info.bounds.lower.z, 0.0, 1e-7);
+	assert_near(info.bounds.upper.z, sd.length, 1e-6);
+	assert_near(info.bounds.upper.x, sd.handle_radius, 1e-6); // rib 0 on +x
+	double blade = 0.0;
+	for (int i = 0; i < m.vertex_count; ++i)
+	{
+		blade = m.vertices[i].z == sd.length ? fmax(blade, fabs(m.vertices[i].y)) : blade;
+	}
+	assert_near(blade, 0.5 * sd.tip_thickness, 1e-6);
+	// Between the shaft and a cylinder of the handle's radius over the handle.
+	double shaft = PI * sd.shaft_radius * sd.shaft_radius * (sd.length - sd.handle_length);
+	double handle = PI * sd.handle_radius * sd.handle_radius * sd.handle_length;
+	assert_true(info.volume > 0.6 * handle && info.volume < handle + 2.0 * shaft);
+	kl_meshgen_free(&m);
+
+	// E3 crankcase: about 4500 triangles, 0.3 m, genus 4 (four bores into the cavity), non-convex.
+	kl_meshgen_housing_params h = kl_meshgen_default_housing_params();
+	assert_int_equal(kl_meshgen_housing(&h, &m), KL_OK);
+	assert_about(m.triangle_count, 4500, "housing");
+	info = check_closed(&m, "housing");
+	assert_int_equal(euler_characteristic(&m), 2 - 2 * 4);
+	assert_near(info.bounds.upper.x - info.bounds.lower.x, h.size_x + 2.0 * h.boss_height, 1e-6);
+	assert_near(info.bounds.upper.y - info.bounds.lower.y, h.size_y + 2.0 * h.boss_height, 1e-6);
+	assert_near(info.bounds.upper.z, h.height, 1e-6);
+	double z_boss = 0.5 * (h.fillet_radius + h.height - h.flange_height);
+	double wall_y = 0.5 * h.size_y - 0.5 * h.wall;
+	assert_true(winding_number(&m, v3(0.1, wall_y, z_boss)) > 0.99);				 // in the wall
+	assert_true(winding_number(&m, v3(0.0, 0.0, 0.5 * h.height)) < 0.01);			 // the cavity
+	assert_true(winding_number(&m, v3(0.0, wall_y, z_boss)) < 0.01);				 // the bore
+	assert_true(winding_number(&m, v3(0.0, wall_y + 0.5 * h.boss_height, z_boss + 0.5 * (h.boss_radius + h.bore_radius))) >
+				0.99); // the boss around it
+	assert_true(winding_number(&m, v3(0.5 * h.size_x - 0.5 * h.wall, 0.0, z_boss)) < 0.01); // a side bore
+	// Less than the box, more than its walls and floor alone.
+	double outside = (double)h.size_x * h.size_y * h.height;
+	double walls = 2.0 * ((double)h.size_x + h.size_y) * (h.height - 4.0 * h.fillet_radius) * h.wall;
+	assert_true(info.volume > walls && info.volume < 0.3 * outside);
+	kl_meshgen_free(&m);
+	h.side_boss_radius = 0.0f;
+	assert_int_equal(kl_meshgen_housing(&h, &m), KL_OK);
+	assert_int_equal(euler_characteristic(&m), 2 - 2 * 2);
+	kl_meshgen_free(&m);
+
+	// E4 robot arm: about 10,000 triangles in 11 disjoint genus-0 shells whose bounding boxes keep
+	// 10 mm × scale apart, so the shells cannot touch.
+	kl_meshgen_robot_arm_params arm = kl_meshgen_default_robot_arm_params();
+	for (int pass = 0; pass < 2; ++pass)
+	{
+		arm.scale = pass == 0 ? 1.0f : 0.5f;
+		assert_int_equal(kl_meshgen_robot_arm(&arm, &m), KL_OK);
+		assert_about(m.triangle_count, 10000, "robot arm");
+		info = check_closed(&m, "robot arm");
+		assert_int_equal(euler_characteristic(&m), 2 * 11);
+		assert_true(info.bounds.upper.z > 0.9 * arm.scale && info.bounds.upper.x > 0.85 * arm.scale);
+		int* shell = malloc((size_t)m.vertex_count * sizeof(int));
+		assert_int_equal(shells(&m, shell), 11);
+		kl_aabb box[11];
+		for (int k = 0; k < 11; ++k)
+		{
+			box[k].lower = v3(INFINITY, INFINITY, INFINITY);
+			box[k].upper = v3(-INFINITY, -INFINITY, -INFINITY);
+		}
+		for (int i = 0; i < m.vertex_count; ++i)
+		{
+			kl_aabb* b = &box[shell[i]];
+			for (int c = 0; c < 3; ++c)
+			{
+				b->lower.raw[c] = fminf(b->lower.raw[c], m.vertices[i].raw[c]);
+				b->upper.raw[c] = fmaxf(b->upper.raw[c], m.vertices[i].raw[c]);
+			}
+		}
+		for (int a = 0; a < 11; ++a)
+		{
+			for (int b = a + 1; b < 11; ++b)
+			{
+				double gap = -INFINITY; // the widest separation along an axis
+				for (int c = 0; c < 3; ++c)
+				{
+					gap = fmax(gap, fmax(box[a].lower.raw[c] - box[b].upper.raw[c], box[b].lower.raw[c] - box[a].upper.raw[c]));
+				}
+				if (gap < 0.0099 * arm.scale)
+				{
+					fail_msg("robot arm parts %d and %d: bounding boxes %.4g m apart", a, b, gap);
+				}
+			}
+		}
+		free(shell);
+		kl_meshgen_free(&m);
+	}
+}
+
+// ---------------------------------------------------------------------------------------------
 // Files
 
 static void test_files(void** state)
@@ -793,7 +1061,7 @@ int main(void)
 		cmocka_unit_test(test_determinism),	 cmocka_unit_test(test_validation),
 		cmocka_unit_test(test_gear_pitch_and_teeth), cmocka_unit_test(test_gears_mesh),
 		cmocka_unit_test(test_screw_fits_bore), cmocka_unit_test(test_bowls_nest),
-		cmocka_unit_test(test_files),
+		cmocka_unit_test(test_standins),	 cmocka_unit_test(test_files),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,5 +1,6 @@
 // Kollide — kollide-meshgen: writes a procedural test mesh (gear, screw, bearing block, bowl, torus
-// knot, rock) as OBJ or OFF and reports whether the engine accepts it as a closed mesh.
+// knot, rock, screwdriver, housing, robot arm) as OBJ or OFF and reports whether the engine accepts it
+// as a closed mesh.
 // SPDX-License-Identifier: MIT
 #include "meshgen.h"
 
@@ -36,11 +37,15 @@ typedef struct shape
 	kl_meshgen_bowl_params bowl;
 	kl_meshgen_torus_knot_params knot;
 	kl_meshgen_rock_params rock;
+	kl_meshgen_screwdriver_params screwdriver;
+	kl_meshgen_housing_params housing;
+	kl_meshgen_robot_arm_params robot_arm;
 } shape;
 
 static void usage(FILE* f)
 {
-	fprintf(f, "usage: kollide-meshgen gear|screw|bearing_block|bowl|torus_knot|rock [--key value ...] -o FILE.obj|.off\n"
+	fprintf(f, "usage: kollide-meshgen gear|screw|bearing_block|bowl|torus_knot|rock|screwdriver|housing|robot_arm\n"
+			   "                       [--key value ...] -o FILE.obj|.off\n"
 			   "  gear:          --tooth_count --module --pressure_angle_deg --face_width --bore_radius --backlash\n"
 			   "                 --resolution\n"
 			   "  screw:         --pitch --major_radius --minor_radius --length --head_radius --head_height\n"
@@ -51,6 +56,12 @@ static void usage(FILE* f)
 			   "  torus_knot:    --p --q --major_radius --minor_radius --tube_radius --segments --sides\n"
 			   "  rock:          --frequency --radius --scale_x --scale_y --scale_z --amplitude --roughness\n"
 			   "                 --octaves --seed\n"
+			   "  screwdriver:   --length --handle_length --handle_radius --rib_count --rib_depth --shaft_radius\n"
+			   "                 --tip_length --tip_thickness --resolution\n"
+			   "  housing:       --size_x --size_y --height --wall --corner_radius --fillet_radius --flange_width\n"
+			   "                 --flange_height --boss_radius --bore_radius --boss_height --side_boss_radius\n"
+			   "                 --side_bore_radius --resolution\n"
+			   "  robot_arm:     --scale --resolution\n"
 			   "Units are metres; z is up. Defaults are those of the kl_meshgen_default_*_params functions.\n");
 }
 
@@ -125,6 +136,40 @@ static int shape_options(const char* kind, shape* s, option* o)
 		OPT("octaves", OPT_INT, s->rock.octaves);
 		OPT("seed", OPT_UINT, s->rock.seed);
 	}
+	else if (strcmp(kind, "screwdriver") == 0)
+	{
+		OPT("length", OPT_FLOAT, s->screwdriver.length);
+		OPT("handle_length", OPT_FLOAT, s->screwdriver.handle_length);
+		OPT("handle_radius", OPT_FLOAT, s->screwdriver.handle_radius);
+		OPT("rib_count", OPT_INT, s->screwdriver.rib_count);
+		OPT("rib_depth", OPT_FLOAT, s->screwdriver.rib_depth);
+		OPT("shaft_radius", OPT_FLOAT, s->screwdriver.shaft_radius);
+		OPT("tip_length", OPT_FLOAT, s->screwdriver.tip_length);
+		OPT("tip_thickness", OPT_FLOAT, s->screwdriver.tip_thickness);
+		OPT("resolution", OPT_INT, s->screwdriver.resolution);
+	}
+	else if (strcmp(kind, "housing") == 0)
+	{
+		OPT("size_x", OPT_FLOAT, s->housing.size_x);
+		OPT("size_y", OPT_FLOAT, s->housing.size_y);
+		OPT("height", OPT_FLOAT, s->housing.height);
+		OPT("wall", OPT_FLOAT, s->housing.wall);
+		OPT("corner_radius", OPT_FLOAT, s->housing.corner_radius);
+		OPT("fillet_radius", OPT_FLOAT, s->housing.fillet_radius);
+		OPT("flange_width", OPT_FLOAT, s->housing.flange_width);
+		OPT("flange_height", OPT_FLOAT, s->housing.flange_height);
+		OPT("boss_radius", OPT_FLOAT, s->housing.boss_radius);
+		OPT("bore_radius", OPT_FLOAT, s->housing.bore_radius);
+		OPT("boss_height", OPT_FLOAT, s->housing.boss_height);
+		OPT("side_boss_radius", OPT_FLOAT, s->housing.side_boss_radius);
+		OPT("side_bore_radius", OPT_FLOAT, s->housing.side_bore_radius);
+		OPT("resolution", OPT_INT, s->housing.resolution);
+	}
+	else if (strcmp(kind, "robot_arm") == 0)
+	{
+		OPT("scale", OPT_FLOAT, s->robot_arm.scale);
+		OPT("resolution", OPT_INT, s->robot_arm.resolution);
+	}
 	else
 	{
 		return -1;
@@ -194,6 +239,18 @@ static kl_result generate(const char* kind, const shape* s, kl_meshgen_mesh* mes
 	{
 		return kl_meshgen_torus_knot(&s->knot, mesh);
 	}
+	if (strcmp(kind, "screwdriver") == 0)
+	{
+		return kl_meshgen_screwdriver(&s->screwdriver, mesh);
+	}
+	if (strcmp(kind, "housing") == 0)
+	{
+		return kl_meshgen_housing(&s->housing, mesh);
+	}
+	if (strcmp(kind, "robot_arm") == 0)
+	{
+		return kl_meshgen_robot_arm(&s->robot_arm, mesh);
+	}
 	return kl_meshgen_rock(&s->rock, mesh);
 }
 
@@ -230,7 +287,9 @@ int main(int argc, char** argv)
 	const char* kind = argv[1];
 	shape s = {kl_meshgen_default_gear_params(),		 kl_meshgen_default_screw_params(),
 			   kl_meshgen_default_bearing_block_params(), kl_meshgen_default_bowl_params(),
-			   kl_meshgen_default_torus_knot_params(),	 kl_meshgen_default_rock_params()};
+			   kl_meshgen_default_torus_knot_params(),	 kl_meshgen_default_rock_params(),
+			   kl_meshgen_default_screwdriver_params(),	 kl_meshgen_default_housing_params(),
+			   kl_meshgen_default_robot_arm_params()};
 	option options[max_options];
 	int count = shape_options(kind, &s, options);
 	if (count < 0)

@@ -1,4 +1,5 @@
-// Kollide — procedural test meshes: gears, a screw and a bearing block (nut), a bowl, a torus knot, a rock.
+// Kollide — procedural test meshes: gears, a screw and a bearing block (nut), a bowl, a torus knot, a rock,
+// and stand-ins for the objects of Aichele's experiments (a screwdriver, a housing, a robot arm).
 // SPDX-License-Identifier: MIT
 //
 // Every generator returns a closed, two-manifold triangle mesh with outward (counter-clockwise)
@@ -141,6 +142,9 @@ typedef struct kl_meshgen_torus_knot_params
 	int sides;			 ///< 12 around the tube; at least 3
 } kl_meshgen_torus_knot_params;
 
+/// For the E1 pair of Aichele's experiments (about 1500 triangles for two objects, 750 each),
+/// segments 64 and sides 6 with the other defaults give 2 × 64 × 6 = 768 triangles; 48 and 8 give
+/// 768 too, with a rounder tube.
 kl_meshgen_torus_knot_params kl_meshgen_default_torus_knot_params(void);
 kl_result kl_meshgen_torus_knot(const kl_meshgen_torus_knot_params* params, kl_meshgen_mesh* out);
 
@@ -161,6 +165,76 @@ typedef struct kl_meshgen_rock_params
 
 kl_meshgen_rock_params kl_meshgen_default_rock_params(void);
 kl_result kl_meshgen_rock(const kl_meshgen_rock_params* params, kl_meshgen_mesh* out);
+
+// ---------------------------------------------------------------------------------------------
+// Stand-ins for the objects of Aichele's experiments (seed-004 §6.2): sizes and triangle counts of the
+// screwdrivers and crankcase of E3 and the robot arm of E4, not their exact shapes.
+
+/// Screwdriver along z from the handle's flat end (z = 0) to the blade (z = length): a lathe-turned
+/// handle with rib_count ribs and flutes between them, a ferrule, a round shaft, and a tip flattened
+/// by two planes to tip_thickness at the end. One closed genus-0 shell. Defaults: 1296 triangles
+/// (E3: about 1300), 0.2 m long. Triangles grow with resolution².
+typedef struct kl_meshgen_screwdriver_params
+{
+	float length;		  ///< 0.2 m, handle end to blade end
+	float handle_length;  ///< 0.1 m; 0.1 to 0.8 × length
+	float handle_radius;  ///< 0.015 m, over the ribs
+	int rib_count;		  ///< 6; 0 for a smooth handle; at most 64
+	float rib_depth;	  ///< 0.002 m, flute depth between the ribs; at most 0.3 × handle_radius
+	float shaft_radius;	  ///< 0.003 m; at most 0.25 × handle_radius
+	float tip_length;	  ///< 0.012 m, the flattened part; 0.02 to 0.5 × (length - handle_length)
+	float tip_thickness;  ///< 0.0008 m, blade thickness at the end; 0.1 to 2 × shaft_radius
+	/// 3; 1 to 64: 8 × resolution segments around the axis (rounded up to a multiple of rib_count),
+	/// resolution segments per quarter turn of the rounded corners.
+	int resolution;
+} kl_meshgen_screwdriver_params;
+
+kl_meshgen_screwdriver_params kl_meshgen_default_screwdriver_params(void);
+kl_result kl_meshgen_screwdriver(const kl_meshgen_screwdriver_params* params, kl_meshgen_mesh* out);
+
+/// Crankcase-like housing, centred on the z axis from z = 0 to height: an open-topped box with
+/// rounded vertical edges, a filleted floor, walls of constant thickness and an outward flange at the
+/// top; on each ±y wall a boss with a bore through boss and wall into the cavity (a crankshaft axis
+/// along y), and on each ±x wall a smaller one, all at mid-height of the straight walls. One closed
+/// shell of genus 4 (2 without side bosses), non-convex. Defaults: 4560 triangles (E3: about 4500),
+/// 0.3 × 0.2 × 0.15 m, 0.33 × 0.23 m with the bosses.
+typedef struct kl_meshgen_housing_params
+{
+	float size_x;			 ///< 0.3 m, outside of the walls
+	float size_y;			 ///< 0.2 m
+	float height;			 ///< 0.15 m
+	float wall;				 ///< 0.008 m, wall and floor thickness
+	float corner_radius;	 ///< 0.03 m, outside of the vertical edges; at least 1.25 × fillet_radius
+	float fillet_radius;	 ///< 0.02 m, outside of the floor edge; at least 1.25 × wall
+	float flange_width;		 ///< 0.012 m beyond the walls
+	float flange_height;	 ///< 0.01 m
+	float boss_radius;		 ///< 0.03 m, bosses on the ±y walls
+	float bore_radius;		 ///< 0.02 m; 0.1 to 0.9 × boss_radius
+	float boss_height;		 ///< 0.015 m beyond the wall (all bosses)
+	float side_boss_radius;	 ///< 0.02 m, bosses on the ±x walls; 0 for none
+	float side_bore_radius;	 ///< 0.012 m; 0.1 to 0.9 × side_boss_radius
+	/// 3: the wall grid spacing is 1.25 × boss_radius / resolution, so the large bores have
+	/// 8 × resolution segments; 1 to 64. Triangles grow with resolution².
+	int resolution;
+} kl_meshgen_housing_params;
+
+kl_meshgen_housing_params kl_meshgen_default_housing_params(void);
+kl_result kl_meshgen_housing(const kl_meshgen_housing_params* params, kl_meshgen_mesh* out);
+
+/// Six-axis industrial robot arm in a fixed pose, base on z = 0, arm reaching along +x: base, turret
+/// (axis 1), shoulder housing and motor (axis 2), upper arm, elbow housing and motor (axis 3), forearm
+/// (axis 4), wrist housing (axis 5), wrist and flange (axis 6). Each part is its own closed lathe
+/// shell; the 11 shells are disjoint (their bounding boxes lie at least 10 mm × scale apart), so the
+/// mesh is closed and two-manifold without the parts having to be joined. Defaults: 10,048 triangles
+/// (E4: about 10,000), 0.935 m high, reaching to x = 0.895 m.
+typedef struct kl_meshgen_robot_arm_params
+{
+	float scale;	 ///< 1: multiplies every length
+	int resolution;	 ///< 4: 8 × resolution segments around each part; 1 to 64. Triangles grow with resolution².
+} kl_meshgen_robot_arm_params;
+
+kl_meshgen_robot_arm_params kl_meshgen_default_robot_arm_params(void);
+kl_result kl_meshgen_robot_arm(const kl_meshgen_robot_arm_params* params, kl_meshgen_mesh* out);
 
 // ---------------------------------------------------------------------------------------------
 // Files
