@@ -171,12 +171,19 @@ __global__ void query_kernel(const kl_ps_model_view* views, const kl_ps_work* wo
 	kl_ps_query_triangle(p, views + w->q_model, w, tri, &out);
 }
 
+// Flags every slot of the n the selection reads: past the unique keys (count) with 0, since those
+// slots hold what the sort and an earlier search left there.
 __global__ void triangle_kernel(const kl_ps_model_view* views, const int32_t* pair_models, const kl_ps_xform* world,
-								const float* alarm, const uint64_t* keys, const int* count, uint8_t* flags)
+								const float* alarm, const uint64_t* keys, const int* count, int n, uint8_t* flags)
 {
 	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i >= n)
+	{
+		return;
+	}
 	if (i >= *count)
 	{
+		flags[i] = 0;
 		return;
 	}
 	uint64_t key = keys[i];
@@ -314,7 +321,7 @@ bool run_locked(const kl_ps_batch* batch, const kl_ps_pair_query* pairs, int pai
 	if (ok && n > 0)
 	{
 		triangle_kernel<<<blocks_for(n), kBlock, 0, stream>>>(d_views, d_pair_models, d_world, d_alarm, d_keys,
-															  d_selected, d_flags);
+															  d_selected, n, d_flags);
 	}
 	ok = ok && cub::DeviceSelect::Flagged(d_temp, temp_bytes, d_keys, d_flags, d_sorted, d_selected + 1, n, stream) ==
 				   cudaSuccess;
