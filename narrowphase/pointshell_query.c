@@ -425,8 +425,11 @@ static bool gather_keys(kl_ps_batch* b, int parts, kl_ps_stats* stats)
 	b->key_count = 0;
 	for (int p = 0; p < parts; ++p)
 	{
-		memcpy(b->keys + b->key_count, b->per_worker[p].keys, b->per_worker[p].count * sizeof(uint64_t));
-		b->key_count += b->per_worker[p].count;
+		if (b->per_worker[p].count > 0) // a worker without items has no buffer yet
+		{
+			memcpy(b->keys + b->key_count, b->per_worker[p].keys, b->per_worker[p].count * sizeof(uint64_t));
+			b->key_count += b->per_worker[p].count;
+		}
 	}
 	stats->raw_candidates = (long long)total;
 	return true;

@@ -9,6 +9,18 @@
 #include <stdio.h>
 #include <cmocka.h>
 
+/// 1 in sanitizer and unoptimised builds: tests that run long take a shorter path there.
+#if defined(__SANITIZE_ADDRESS__) || !defined(__OPTIMIZE__)
+#define KL_QUICK 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define KL_QUICK 1
+#endif
+#endif
+#ifndef KL_QUICK
+#define KL_QUICK 0
+#endif
+
 /// Fails with both values printed when |a - b| > tol (or either is NaN).
 #define assert_near(a, b, tol) kl_assert_near((double)(a), (double)(b), (double)(tol), #a, #b, __FILE__, __LINE__)
 

@@ -20,16 +20,6 @@
 #include <string.h>
 #include <time.h>
 
-#if defined(__SANITIZE_ADDRESS__) || !defined(__OPTIMIZE__)
-#define KL_QUICK 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define KL_QUICK 1
-#endif
-#endif
-#ifndef KL_QUICK
-#define KL_QUICK 0
-#endif
 
 /// Whether the checks that do not hold yet run (KL_MESH_SCENES_STRICT=1; see the top).
 static bool strict_checks(void)
