@@ -644,9 +644,9 @@ static void test_progress_stages(void** state)
 	kl_mesh* mesh = kl_mesh_build(&def);
 	assert_non_null(mesh);
 	kl_mesh_release(mesh);
-	const char* expected[5] = {"weld", "clean", "topology", "mass", "bvh"};
-	assert_int_equal(log.count, 10);
-	for (int i = 0; i < 5; ++i)
+	const char* expected[6] = {"weld", "clean", "topology", "mass", "bvh", "pointshell"};
+	assert_int_equal(log.count, 12);
+	for (int i = 0; i < 6; ++i)
 	{
 		assert_string_equal(log.stages[2 * i], expected[i]);
 		assert_string_equal(log.stages[2 * i + 1], expected[i]);
@@ -657,8 +657,8 @@ static void test_progress_stages(void** state)
 static void test_progress_cancel(void** state)
 {
 	(void)state;
-	const char* stages[5] = {"weld", "clean", "topology", "mass", "bvh"};
-	for (int i = 0; i < 5; ++i)
+	const char* stages[6] = {"weld", "clean", "topology", "mass", "bvh", "pointshell"};
+	for (int i = 0; i < 6; ++i)
 	{
 		progress_log log = {0};
 		log.cancel_at = stages[i];
