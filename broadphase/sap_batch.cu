@@ -11,6 +11,8 @@
 
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
+#include "device_buffer.cuh"
+
 #include <cuda_runtime.h>
 
 #include <climits>
@@ -55,8 +57,7 @@ enum buffer_slot
 
 struct workspace
 {
-	void* buffer[slot_count];
-	size_t size[slot_count];
+	kl_device_buffer buffer[slot_count];
 	cudaStream_t stream;
 	bool started;
 	bool no_device; ///< the stream could not be created: no driver or device, do not try again
@@ -65,23 +66,9 @@ struct workspace
 std::mutex s_mutex;
 workspace s_work;
 
-// Grow-only: the contents are not kept when a buffer grows.
 template <typename T> T* reserve(buffer_slot slot, size_t count)
 {
-	size_t bytes = (count > 0 ? count : 1) * sizeof(T);
-	if (s_work.size[slot] < bytes)
-	{
-		cudaFree(s_work.buffer[slot]);
-		s_work.buffer[slot] = nullptr;
-		s_work.size[slot] = 0;
-		bytes += bytes / 4; // slack for a growing scene
-		if (cudaMalloc(&s_work.buffer[slot], bytes) != cudaSuccess)
-		{
-			return nullptr;
-		}
-		s_work.size[slot] = bytes;
-	}
-	return static_cast<T*>(s_work.buffer[slot]);
+	return kl_device_reserve<T>(s_work.buffer[slot], count);
 }
 
 int blocks_for(int n)

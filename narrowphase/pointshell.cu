@@ -11,6 +11,8 @@
 
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_select.cuh>
+#include "device_buffer.cuh"
+
 #include <cuda_runtime.h>
 
 #include <chrono>
@@ -54,8 +56,7 @@ enum buffer_slot
 
 struct workspace
 {
-	void* buffer[slot_total];
-	size_t size[slot_total];
+	kl_device_buffer buffer[slot_total];
 	cudaStream_t stream;
 	bool started;
 	bool no_device;
@@ -67,20 +68,7 @@ workspace s_work;
 
 template <typename T> T* reserve(buffer_slot slot, size_t count)
 {
-	size_t bytes = (count > 0 ? count : 1) * sizeof(T);
-	if (s_work.size[slot] < bytes)
-	{
-		cudaFree(s_work.buffer[slot]);
-		s_work.buffer[slot] = nullptr;
-		s_work.size[slot] = 0;
-		bytes += bytes / 4;
-		if (cudaMalloc(&s_work.buffer[slot], bytes) != cudaSuccess)
-		{
-			return nullptr;
-		}
-		s_work.size[slot] = bytes;
-	}
-	return static_cast<T*>(s_work.buffer[slot]);
+	return kl_device_reserve<T>(s_work.buffer[slot], count);
 }
 
 bool start_locked()
@@ -268,7 +256,7 @@ bool run_locked(const kl_ps_batch* batch, const kl_ps_pair_query* pairs, int pai
 		cudaEventCreate(&e);
 	}
 	// Points into octrees; again with a larger buffer when the keys overflowed it.
-	size_t capacity = s_work.size[slot_keys] / sizeof(uint64_t);
+	size_t capacity = s_work.buffer[slot_keys].size / sizeof(uint64_t);
 	capacity = capacity > 16 * static_cast<size_t>(batch->item_count) ? capacity : 16 * static_cast<size_t>(batch->item_count);
 	uint32_t count = 0;
 	bool ok = true;
@@ -299,7 +287,7 @@ bool run_locked(const kl_ps_batch* batch, const kl_ps_pair_query* pairs, int pai
 	cudaEventRecord(ev[1], stream);
 	stats->raw_candidates = count;
 	// Sort and unique.
-	uint64_t* d_keys = static_cast<uint64_t*>(s_work.buffer[slot_keys]);
+	uint64_t* d_keys = static_cast<uint64_t*>(s_work.buffer[slot_keys].data);
 	auto* d_sorted = reserve<uint64_t>(slot_sorted, count);
 	size_t sort_bytes = 0, unique_bytes = 0, select_bytes = 0;
 	int n = static_cast<int>(count);
@@ -381,7 +369,7 @@ extern "C" bool kl_ps_cuda_download(uint64_t* keys, uint32_t kept, kl_ps_stats* 
 {
 	std::lock_guard<std::mutex> lock(s_mutex);
 	double t0 = now_ms();
-	bool ok = kept == 0 || (cudaMemcpyAsync(keys, s_work.buffer[slot_sorted], kept * sizeof(uint64_t),
+	bool ok = kept == 0 || (cudaMemcpyAsync(keys, s_work.buffer[slot_sorted].data, kept * sizeof(uint64_t),
 											cudaMemcpyDeviceToHost, s_work.stream) == cudaSuccess &&
 							cudaStreamSynchronize(s_work.stream) == cudaSuccess);
 	stats->transfer_ms += now_ms() - t0;

@@ -74,6 +74,8 @@ void kl_ps_batch_free(kl_ps_batch* b)
 	kl_free(b->keys);
 	kl_free(b->spare);
 	kl_free(b->pair_begin);
+	kl_free(b->views);
+	kl_free(b->boxes);
 	for (int w = 0; w < b->worker_capacity; ++w)
 	{
 		kl_free(b->per_worker[w].keys);
@@ -290,8 +292,7 @@ kl_result kl_ps_plan(const kl_ps_pair_query* pairs, int pair_count, bool force_a
 	{
 		return KL_ERR_OUT_OF_MEMORY;
 	}
-	kl_ps_box* boxes = kl_alloc((size_t)(most_congs > 0 ? most_congs : 1), sizeof(kl_ps_box));
-	if (boxes == NULL)
+	if (!grow((void**)&b->boxes, &b->box_capacity, most_congs > 0 ? most_congs : 1, sizeof(kl_ps_box)))
 	{
 		return KL_ERR_OUT_OF_MEMORY;
 	}
@@ -300,9 +301,8 @@ kl_result kl_ps_plan(const kl_ps_pair_query* pairs, int pair_count, bool force_a
 	{
 		b->world[2 * i] = pairs[i].a.xf;
 		b->world[2 * i + 1] = pairs[i].b.xf;
-		r = plan_pair(b, pairs + i, i, force_all, boxes, stats);
+		r = plan_pair(b, pairs + i, i, force_all, b->boxes, stats);
 	}
-	kl_free(boxes);
 	stats->items = b->item_count;
 	stats->obb_ms += 1e3 * (kl_time_seconds() - start);
 	return r;
@@ -373,6 +373,7 @@ typedef struct triangle_task
 	const kl_ps_batch* batch;
 	const kl_ps_pair_query* pairs;
 	uint8_t* keep;
+	int parts;
 } triangle_task;
 
 /// The alarm test of one key, as the GPU runs it.
@@ -390,7 +391,7 @@ static void run_triangles(int start, int end, int worker, void* context)
 	(void)worker;
 	(void)end;
 	int begin, stop;
-	kl_partition_range((int)t->batch->key_count, 64, start, &begin, &stop);
+	kl_partition_range((int)t->batch->key_count, t->parts, start, &begin, &stop);
 	for (int i = begin; i < stop; ++i)
 	{
 		t->keep[i] = key_near(t->batch, t->pairs, t->batch->keys[i]) ? 1 : 0;
@@ -480,8 +481,9 @@ kl_result kl_ps_search_cpu(const kl_ps_pair_query* pairs, int pair_count, bool f
 	{
 		return r;
 	}
-	// Static partitions: results never depend on the worker count (the sort orders them anyway).
-	int parts = 64;
+	// Static partitions, 64 across a pool, one on the calling thread: the results do not depend on
+	// them (the sort orders the keys).
+	int parts = pool != NULL ? 64 : 1;
 	(void)worker_count;
 	int had = b->worker_capacity;
 	if (!grow((void**)&b->per_worker, &b->worker_capacity, parts, sizeof(struct kl_ps_worker_keys)))
@@ -489,11 +491,11 @@ kl_result kl_ps_search_cpu(const kl_ps_pair_query* pairs, int pair_count, bool f
 		return KL_ERR_OUT_OF_MEMORY;
 	}
 	memset(b->per_worker + had, 0, (size_t)(b->worker_capacity - had) * sizeof(struct kl_ps_worker_keys));
-	kl_ps_model_view* views = kl_alloc((size_t)(b->model_count > 0 ? b->model_count : 1), sizeof(kl_ps_model_view));
-	if (views == NULL)
+	if (!grow((void**)&b->views, &b->view_capacity, b->model_count > 0 ? b->model_count : 1, sizeof(kl_ps_model_view)))
 	{
 		return KL_ERR_OUT_OF_MEMORY;
 	}
+	kl_ps_model_view* views = b->views;
 	for (int i = 0; i < b->model_count; ++i)
 	{
 		views[i] = kl_pointshell_view(b->models[i]);
@@ -505,7 +507,6 @@ kl_result kl_ps_search_cpu(const kl_ps_pair_query* pairs, int pair_count, bool f
 	task.views = views;
 	task.parts = parts;
 	run_tasks(pool, run_items, parts, &task);
-	kl_free(views);
 	for (int p = 0; p < parts; ++p)
 	{
 		if (task.failed[p])
@@ -523,8 +524,8 @@ kl_result kl_ps_search_cpu(const kl_ps_pair_query* pairs, int pair_count, bool f
 	double t2 = kl_time_seconds();
 	stats->sort_ms = 1e3 * (t2 - t1);
 	// The spare buffer holds the flags of the triangle stage (a byte per key fits in 8).
-	triangle_task tt = {b, pairs, (uint8_t*)b->spare};
-	run_tasks(pool, run_triangles, 64, &tt);
+	triangle_task tt = {b, pairs, (uint8_t*)b->spare, parts};
+	run_tasks(pool, run_triangles, parts, &tt);
 	uint32_t kept = 0;
 	for (uint32_t i = 0; i < b->key_count; ++i)
 	{

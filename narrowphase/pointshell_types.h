@@ -87,6 +87,10 @@ typedef struct kl_ps_batch
 	int pair_capacity;
 	struct kl_ps_worker_keys* per_worker;
 	int worker_capacity;
+	kl_ps_model_view* views; ///< of models, for the CPU kernels
+	int view_capacity;
+	kl_ps_box* boxes; ///< the placed conglomerate boxes of one pair (OBB stage)
+	int box_capacity;
 } kl_ps_batch;
 
 /// Most body pairs one search takes (16 bits of the key), and the largest triangle index (24).
