@@ -309,6 +309,50 @@ static void relative_m34(const kl_triangle_set* a, const kl_triangle_set* b, flo
 	}
 }
 
+kl_tri_contact_config kl_mesh_pair_config(const kl_triangle_set* a, const kl_triangle_set* b, float margin)
+{
+	kl_tri_contact_config config = kl_tri_contact_config_default();
+	float thinnest = fminf(a->thickness > 0.0f ? a->thickness : FLT_MAX, b->thickness > 0.0f ? b->thickness : FLT_MAX);
+	if (thinnest < FLT_MAX)
+	{
+		config.max_depth = fmaxf(2.0f * KL_LINEAR_SLOP, fminf(config.max_depth, 0.5f * thinnest));
+		// The fixed part of the speculative margin is a thin band (at most the slop, a quarter of
+		// a thin body): a 2 cm band around a 2 cm gear holds nearly every triangle pair (25,000
+		// raw contacts a step), and around nested bowls or a screw in its thread it holds the
+		// far walls, whose patches crowd out the supporting ones. The closing part (linear speed,
+		// gravity, fast spin: contact.c), which stops tunnelling, stays.
+		float band = fmaxf(0.5f * KL_LINEAR_SLOP, fminf(KL_LINEAR_SLOP, 0.25f * thinnest));
+		if (margin > KL_SPECULATIVE_DISTANCE)
+		{
+			margin -= KL_SPECULATIVE_DISTANCE - band;
+		}
+		else
+		{
+			margin = fminf(margin, band);
+		}
+	}
+	config.margin = margin;
+	return config;
+}
+
+bool kl_mesh_pair_uses_pointshell(const kl_triangle_set* a, const kl_triangle_set* b)
+{
+	return a->pointshell != NULL && b->pointshell != NULL && (a->use_pointshell || b->use_pointshell);
+}
+
+/// Appends point-shell keys (pointshell.h) to scratch->pairs as triangle pairs.
+static bool push_key_pairs(kl_mesh_scratch* scratch, const uint64_t* keys, int count)
+{
+	for (int i = 0; i < count; ++i)
+	{
+		if (!kl_mesh_scratch_push_pair(scratch, kl_ps_key_tri_a(keys[i]), kl_ps_key_tri_b(keys[i])))
+		{
+			return false;
+		}
+	}
+	return true;
+}
+
 /// The candidate pairs of two mesh sets within margin from their point shells (pointshell.h), into
 /// scratch->pairs, on the calling thread. False on failure (recorded).
 static bool pointshell_candidates(const kl_triangle_set* a, const kl_triangle_set* b, float margin,
@@ -327,23 +371,21 @@ static bool pointshell_candidates(const kl_triangle_set* a, const kl_triangle_se
 	q.b = kl_ps_body_make(b->pointshell, b->xf, b->scale);
 	q.margin = margin;
 	kl_ps_batch* batch = scratch->pointshell;
-	if (kl_ps_search_cpu(&q, 1, false, NULL, 1, batch, NULL) != KL_OK)
+	kl_ps_stats stats;
+	if (kl_ps_search_cpu(&q, 1, false, NULL, 1, batch, &stats) != KL_OK)
 	{
 		return false;
 	}
+	kl_ps_stats_add(&scratch->pointshell_stats, &stats);
 	scratch->pair_count = 0;
-	for (uint32_t i = 0; i < batch->key_count; ++i)
-	{
-		if (!kl_mesh_scratch_push_pair(scratch, kl_ps_key_tri_a(batch->keys[i]), kl_ps_key_tri_b(batch->keys[i])))
-		{
-			return false;
-		}
-	}
-	return true;
+	return push_key_pairs(scratch, batch->keys, (int)batch->key_count);
 }
 
+/// The manifolds of two sets; candidates (point-shell keys found beforehand for this pair, NULL:
+/// search here) replace the search.
 static int collide_sets(const kl_triangle_set* a, const kl_triangle_set* b, float margin,
-						const kl_vertex_motion* motion, int round_side, float radius, kl_mesh_scratch* scratch, kl_manifold* out, int max_manifolds)
+						const kl_vertex_motion* motion, int round_side, float radius, const kl_mesh_candidates* candidates,
+						kl_mesh_scratch* scratch, kl_manifold* out, int max_manifolds)
 {
 	if (scratch == NULL)
 	{
@@ -355,27 +397,8 @@ static int collide_sets(const kl_triangle_set* a, const kl_triangle_set* b, floa
 	q.scratch = scratch;
 	q.a = a;
 	q.b = b;
-	q.config = kl_tri_contact_config_default();
-	float thinnest = fminf(a->thickness > 0.0f ? a->thickness : FLT_MAX, b->thickness > 0.0f ? b->thickness : FLT_MAX);
-	if (thinnest < FLT_MAX)
-	{
-		q.config.max_depth = fmaxf(2.0f * KL_LINEAR_SLOP, fminf(q.config.max_depth, 0.5f * thinnest));
-		// The fixed part of the speculative margin is a thin band (at most the slop, a quarter of
-		// a thin body): a 2 cm band around a 2 cm gear holds nearly every triangle pair (25,000
-		// raw contacts a step), and around nested bowls or a screw in its thread it holds the
-		// far walls, whose patches crowd out the supporting ones. The closing part (linear speed,
-		// gravity, fast spin: contact.c), which stops tunnelling, stays.
-		float band = fmaxf(0.5f * KL_LINEAR_SLOP, fminf(KL_LINEAR_SLOP, 0.25f * thinnest));
-		if (margin > KL_SPECULATIVE_DISTANCE)
-		{
-			margin -= KL_SPECULATIVE_DISTANCE - band;
-		}
-		else
-		{
-			margin = fminf(margin, band);
-		}
-	}
-	q.config.margin = margin;
+	q.config = kl_mesh_pair_config(a, b, margin);
+	margin = q.config.margin;
 	q.round_side = round_side;
 	q.radius = radius;
 	margin += radius; // the DOPs hold the core; the surface is a radius further out
@@ -390,7 +413,11 @@ static int collide_sets(const kl_triangle_set* a, const kl_triangle_set* b, floa
 	q.collect_pairs = round_side == 0;
 	scratch->pair_count = 0;
 	kl_result walked;
-	if (round_side == 0 && a->pointshell != NULL && b->pointshell != NULL && (a->use_pointshell || b->use_pointshell))
+	if (round_side == 0 && candidates != NULL)
+	{
+		walked = push_key_pairs(scratch, candidates->keys, candidates->count) ? KL_OK : KL_ERR_OUT_OF_MEMORY;
+	}
+	else if (round_side == 0 && kl_mesh_pair_uses_pointshell(a, b))
 	{
 		walked = pointshell_candidates(a, b, q.config.margin, scratch) ? KL_OK : KL_ERR_OUT_OF_MEMORY;
 	}
@@ -415,13 +442,20 @@ int kl_collide_triangle_sets(const kl_triangle_set* a, const kl_triangle_set* b,
 							 const kl_vertex_motion* motion, kl_mesh_scratch* scratch, kl_manifold* out,
 							 int max_manifolds)
 {
-	return collide_sets(a, b, margin, motion, 0, 0.0f, scratch, out, max_manifolds);
+	return collide_sets(a, b, margin, motion, 0, 0.0f, NULL, scratch, out, max_manifolds);
+}
+
+int kl_collide_triangle_sets_from(const kl_triangle_set* a, const kl_triangle_set* b, float margin,
+								  const kl_vertex_motion* motion, const kl_mesh_candidates* candidates,
+								  kl_mesh_scratch* scratch, kl_manifold* out, int max_manifolds)
+{
+	return collide_sets(a, b, margin, motion, 0, 0.0f, candidates, scratch, out, max_manifolds);
 }
 
 int kl_collide_round_triangle_set(const kl_triangle_set* a, const kl_triangle_set* b, bool round_is_a, float radius,
 								  float margin, kl_mesh_scratch* scratch, kl_manifold* out, int max_manifolds)
 {
-	return collide_sets(a, b, margin, NULL, round_is_a ? 1 : 2, radius, scratch, out, max_manifolds);
+	return collide_sets(a, b, margin, NULL, round_is_a ? 1 : 2, radius, NULL, scratch, out, max_manifolds);
 }
 
 int kl_collide_plane_triangle_set(kl_plane plane, kl_transform xf_a, const kl_triangle_set* b, float margin,

@@ -5,6 +5,7 @@
 
 #include "bvh.h"
 #include "manifold.h"
+#include "pointshell_types.h"
 #include "tri_contact.h"
 
 /// Most manifolds (contact patches) one mesh pair keeps.
@@ -89,6 +90,7 @@ typedef struct kl_mesh_scratch
 	int pierce_count;
 	int pierce_capacity;
 	struct kl_ps_batch* pointshell; ///< the point-shell search's memory, made on first use
+	kl_ps_stats pointshell_stats;	///< summed over this scratch's point-shell searches; the caller resets it
 } kl_mesh_scratch;
 
 void kl_mesh_scratch_free(kl_mesh_scratch* scratch);
@@ -104,6 +106,23 @@ int kl_mesh_scratch_patches(kl_mesh_scratch* scratch, int count, kl_manifold* ou
 /// Appends one candidate pair to scratch->pairs; false when out of memory.
 bool kl_mesh_scratch_push_pair(kl_mesh_scratch* scratch, int32_t tri_a, int32_t tri_b);
 
+/// The contact settings of a mesh pair with speculative margin `margin` (kl_collide_triangle_sets):
+/// the thin fixed band and the depth bound come from the sets' thicknesses. Its margin is the
+/// distance the candidate pairs must be complete within.
+kl_tri_contact_config kl_mesh_pair_config(const kl_triangle_set* a, const kl_triangle_set* b, float margin);
+
+/// Whether the pair finds its candidates through the point shells: both sets have a model and
+/// either asks.
+bool kl_mesh_pair_uses_pointshell(const kl_triangle_set* a, const kl_triangle_set* b);
+
+/// Candidate triangle pairs found beforehand (a batch of point-shell searches, on the GPU): keys as
+/// kl_ps_key, complete within kl_mesh_pair_config's margin.
+typedef struct kl_mesh_candidates
+{
+	const uint64_t* keys;
+	int count;
+} kl_mesh_candidates;
+
 /// Contacts between two triangle sets within `margin`, as at most max_manifolds manifolds (normals
 /// from a to b). Returns the manifold count. Solver fields are zero. When the sets' thicknesses
 /// are known, margin's fixed part (KL_SPECULATIVE_DISTANCE) shrinks to a quarter of the thinner
@@ -114,6 +133,11 @@ bool kl_mesh_scratch_push_pair(kl_mesh_scratch* scratch, int32_t tri_a, int32_t 
 int kl_collide_triangle_sets(const kl_triangle_set* a, const kl_triangle_set* b, float margin,
 							 const kl_vertex_motion* motion, kl_mesh_scratch* scratch, kl_manifold* out,
 							 int max_manifolds);
+
+/// kl_collide_triangle_sets with the candidate pairs given.
+int kl_collide_triangle_sets_from(const kl_triangle_set* a, const kl_triangle_set* b, float margin,
+								  const kl_vertex_motion* motion, const kl_mesh_candidates* candidates,
+								  kl_mesh_scratch* scratch, kl_manifold* out, int max_manifolds);
 
 /// The raw contacts of two triangle sets from their candidate triangle pairs, which must hold every
 /// pair within config->margin (a BVH walk with that margin, or all pairs): the vertex and edge

@@ -145,18 +145,18 @@ const kl_ps_model_view* resident_view(const kl_pointshell* m)
 	return &s_work.models.emplace(m->serial, r).first->second.view;
 }
 
-__global__ void query_kernel(const kl_ps_model_view* views, const kl_ps_work* works, int work_count, int item_count,
+// A thread per sample: a thread per triangle left too few threads (11k in E1) walking 20-30
+// searches each in turn.
+__global__ void query_kernel(const kl_ps_model_view* views, const kl_ps_work* works, int work_count, int sample_count,
 							 kl_ps_emitter out)
 {
 	int item = blockIdx.x * blockDim.x + threadIdx.x;
-	if (item >= item_count)
+	if (item >= sample_count)
 	{
 		return;
 	}
-	const kl_ps_work* w = works + kl_ps_find_work(works, work_count, item);
-	const kl_ps_model_view* p = views + w->p_model;
-	int32_t tri = p->tris[p->congs[w->p_cong].tri_begin + (item - w->item_begin)];
-	kl_ps_query_triangle(p, views + w->q_model, w, tri, &out);
+	const kl_ps_work* w = works + kl_ps_find_work(works, work_count, item, true);
+	kl_ps_query_sample(views + w->p_model, views + w->q_model, w, item - w->sample_begin, &out);
 }
 
 // Flags every slot of the n the selection reads: past the unique keys (count) with 0, since those
@@ -257,7 +257,7 @@ bool run_locked(const kl_ps_batch* batch, const kl_ps_pair_query* pairs, int pai
 	}
 	// Points into octrees; again with a larger buffer when the keys overflowed it.
 	size_t capacity = s_work.buffer[slot_keys].size / sizeof(uint64_t);
-	capacity = capacity > 16 * static_cast<size_t>(batch->item_count) ? capacity : 16 * static_cast<size_t>(batch->item_count);
+	capacity = capacity > 4 * static_cast<size_t>(batch->sample_count) ? capacity : 4 * static_cast<size_t>(batch->sample_count);
 	uint32_t count = 0;
 	bool ok = true;
 	cudaEventRecord(ev[0], stream);
@@ -270,10 +270,10 @@ bool run_locked(const kl_ps_batch* batch, const kl_ps_pair_query* pairs, int pai
 			break;
 		}
 		kl_ps_emitter out = {d_keys, d_count, static_cast<uint32_t>(capacity)};
-		if (batch->item_count > 0)
+		if (batch->sample_count > 0)
 		{
-			query_kernel<<<blocks_for(batch->item_count), kBlock, 0, stream>>>(d_views, d_works, batch->work_count,
-																			  batch->item_count, out);
+			query_kernel<<<blocks_for(batch->sample_count), kBlock, 0, stream>>>(d_views, d_works, batch->work_count,
+																				batch->sample_count, out);
 		}
 		ok = cudaMemcpyAsync(&count, d_count, sizeof(uint32_t), cudaMemcpyDeviceToHost, stream) == cudaSuccess &&
 			 cudaStreamSynchronize(stream) == cudaSuccess;

@@ -67,6 +67,9 @@ kl_result kl_ps_search_cpu(const kl_ps_pair_query* pairs, int pair_count, bool f
 kl_result kl_ps_search_gpu(const kl_ps_pair_query* pairs, int pair_count, bool force_all, kl_ps_batch* batch,
 						   kl_ps_stats* stats);
 
+/// Adds b's times and counts to a.
+void kl_ps_stats_add(kl_ps_stats* a, const kl_ps_stats* b);
+
 /// Sorts batch->keys and drops repeats (the CPU path's, and the GPU path's fallback). False on OOM.
 bool kl_ps_sort_unique(kl_ps_batch* batch);
 

@@ -109,7 +109,9 @@ typedef struct kl_ps_xform
 } kl_ps_xform;
 
 /// One conglomerate-pair direction: every triangle of conglomerate p_cong of model p puts its samples
-/// into the octree of q_cong of model q. Items (one per triangle of p_cong) start at item_begin.
+/// into the octree of q_cong of model q. The CPU runs an item per triangle of p_cong (from
+/// item_begin), the GPU one per sample (from sample_begin: the octree points of p_cong, which are
+/// its triangles' samples).
 typedef struct kl_ps_work
 {
 	int32_t pair; ///< the body pair: the top 16 bits of the emitted keys
@@ -125,6 +127,7 @@ typedef struct kl_ps_work
 	float q_factor;
 	float reach; ///< the alarm distance in q's frame, with slack for float rounding
 	int32_t item_begin;
+	int32_t sample_begin;
 	kl_ps_xform p_to_q; ///< p's object frame to q's (unscaled)
 } kl_ps_work;
 
@@ -543,14 +546,33 @@ KL_HD static inline int kl_ps_query_triangle(const kl_ps_model_view* p, const kl
 	return placed;
 }
 
-/// The work whose items hold `item`: the last with item_begin <= item (works sorted by item_begin).
-KL_HD static inline int kl_ps_find_work(const kl_ps_work* works, int work_count, int item)
+/// One sample item of work w: sample `index` of p_cong (its octree point, Morton order, so that
+/// neighbouring GPU threads walk nearby cells) into q_cong's octree. The same search as the samples
+/// of kl_ps_query_triangle, one at a time.
+KL_HD static inline void kl_ps_query_sample(const kl_ps_model_view* p, const kl_ps_model_view* q, const kl_ps_work* w,
+											int index, const kl_ps_emitter* out)
+{
+	kl_ps_point s = p->points[p->congs[w->p_cong].point_begin + (uint32_t)index];
+	kl_ps_recent recent;
+	for (int i = 0; i < KL_PS_RECENT; ++i)
+	{
+		recent.tri[i] = -1;
+	}
+	recent.next = 0;
+	float p_reach = w->p_factor * p->coverage[s.tri] + w->reach;
+	kl_ps_octree_near(q, q->congs + w->q_cong, kl_ps_apply(&w->p_to_q, kl_ps_make(s.x, s.y, s.z)), p_reach, w, s.tri,
+					  &recent, out);
+}
+
+/// The work whose items hold `item`: the last whose first item (item_begin, or sample_begin when
+/// by_sample) is <= item (works are in the order of both).
+KL_HD static inline int kl_ps_find_work(const kl_ps_work* works, int work_count, int item, bool by_sample)
 {
 	int lo = 0, hi = work_count - 1;
 	while (lo < hi)
 	{
 		int mid = (lo + hi + 1) / 2;
-		if (works[mid].item_begin <= item)
+		if ((by_sample ? works[mid].sample_begin : works[mid].item_begin) <= item)
 		{
 			lo = mid;
 		}

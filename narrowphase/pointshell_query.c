@@ -16,7 +16,6 @@ struct kl_ps_worker_keys
 	uint64_t* keys;
 	uint32_t count;
 	uint32_t capacity;
-	long long samples;
 };
 
 static bool grow(void** array, int* capacity, int need, size_t size)
@@ -102,6 +101,21 @@ kl_ps_body kl_ps_body_make(const kl_pointshell* model, kl_transform xf, vec3s sc
 	b.min_scale = fminf(scale.x, fminf(scale.y, scale.z));
 	b.max_scale = fmaxf(scale.x, fmaxf(scale.y, scale.z));
 	return b;
+}
+
+void kl_ps_stats_add(kl_ps_stats* a, const kl_ps_stats* b)
+{
+	a->obb_ms += b->obb_ms;
+	a->shell_ms += b->shell_ms;
+	a->sort_ms += b->sort_ms;
+	a->triangle_ms += b->triangle_ms;
+	a->transfer_ms += b->transfer_ms;
+	a->searches += b->searches;
+	a->cong_pairs += b->cong_pairs;
+	a->items += b->items;
+	a->raw_candidates += b->raw_candidates;
+	a->unique_candidates += b->unique_candidates;
+	a->near_pairs += b->near_pairs;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -212,9 +226,16 @@ static bool add_work(kl_ps_batch* b, int pair, const kl_ps_body* p, int p_model,
 	w->p_factor = p->max_scale / q->min_scale * 1.0001f;
 	w->q_factor = q->max_scale / q->min_scale * 1.0001f;
 	w->reach = margin / q->min_scale * 1.0001f + 1e-6f * qc->root_edge;
+	if ((long long)b->sample_count + pc->point_count > INT32_MAX)
+	{
+		kl_fail(KL_ERR_LIMIT, "point shell: more than %d samples in one search", INT32_MAX);
+		return false;
+	}
 	w->item_begin = b->item_count;
+	w->sample_begin = b->sample_count;
 	w->p_to_q = *p_to_q;
 	b->item_count += pc->tri_count;
+	b->sample_count += (int)pc->point_count;
 	return true;
 }
 
@@ -271,6 +292,7 @@ kl_result kl_ps_plan(const kl_ps_pair_query* pairs, int pair_count, bool force_a
 	double start = kl_time_seconds();
 	b->work_count = 0;
 	b->item_count = 0;
+	b->sample_count = 0;
 	b->model_count = 0;
 	b->key_count = 0;
 	if (pair_count < 0 || pair_count > KL_PS_MAX_PAIRS || (pair_count > 0 && pairs == NULL))
@@ -304,6 +326,7 @@ kl_result kl_ps_plan(const kl_ps_pair_query* pairs, int pair_count, bool force_a
 		r = plan_pair(b, pairs + i, i, force_all, b->boxes, stats);
 	}
 	stats->items = b->item_count;
+	stats->searches = pair_count;
 	stats->obb_ms += 1e3 * (kl_time_seconds() - start);
 	return r;
 }
@@ -319,51 +342,65 @@ typedef struct shell_task
 	bool failed[64];
 } shell_task;
 
+/// Runs one item (a triangle, or one sample with sample_items) into the worker's keys, growing
+/// them and running it again when it overflowed. False when out of memory.
+static bool run_item(const kl_ps_batch* b, const shell_task* t, const kl_ps_work* work, int index,
+					 struct kl_ps_worker_keys* out)
+{
+	const kl_ps_model_view* p = t->views + work->p_model;
+	const kl_ps_model_view* q = t->views + work->q_model;
+	for (;;)
+	{
+		uint32_t before = out->count;
+		if (out->capacity - out->count < 4096 && !grow_u64(&out->keys, &out->capacity, out->count + 4096u))
+		{
+			return false;
+		}
+		kl_ps_emitter e = {out->keys, &out->count, out->capacity};
+		if (b->sample_items)
+		{
+			kl_ps_query_sample(p, q, work, index, &e);
+		}
+		else
+		{
+			kl_ps_query_triangle(p, q, work, p->tris[p->congs[work->p_cong].tri_begin + index], &e);
+		}
+		if (out->count <= out->capacity)
+		{
+			return true;
+		}
+		uint64_t need = out->count;
+		out->count = before;
+		if (!grow_u64(&out->keys, &out->capacity, need))
+		{
+			return false;
+		}
+	}
+}
+
 static void run_items(int start, int end, int worker, void* context)
 {
 	shell_task* t = context;
 	kl_ps_batch* b = t->batch;
 	(void)end;
+	(void)worker;
+	bool by_sample = b->sample_items;
 	int begin, stop;
-	kl_partition_range(b->item_count, t->parts, start, &begin, &stop);
+	kl_partition_range(by_sample ? b->sample_count : b->item_count, t->parts, start, &begin, &stop);
 	struct kl_ps_worker_keys* out = b->per_worker + start;
 	out->count = 0;
-	out->samples = 0;
-	(void)worker;
-	int w = begin < stop ? kl_ps_find_work(b->works, b->work_count, begin) : 0;
+	int w = begin < stop ? kl_ps_find_work(b->works, b->work_count, begin, by_sample) : 0;
 	for (int item = begin; item < stop; ++item)
 	{
-		while (w + 1 < b->work_count && b->works[w + 1].item_begin <= item)
+		while (w + 1 < b->work_count && (by_sample ? b->works[w + 1].sample_begin : b->works[w + 1].item_begin) <= item)
 		{
 			++w;
 		}
 		const kl_ps_work* work = b->works + w;
-		const kl_ps_model_view* p = t->views + work->p_model;
-		const kl_ps_model_view* q = t->views + work->q_model;
-		int32_t tri = p->tris[p->congs[work->p_cong].tri_begin + (item - work->item_begin)];
-		for (;;)
+		if (!run_item(b, t, work, item - (by_sample ? work->sample_begin : work->item_begin), out))
 		{
-			uint32_t before = out->count;
-			if (out->capacity - out->count < 4096 && !grow_u64(&out->keys, &out->capacity, out->count + 4096u))
-			{
-				t->failed[start] = true;
-				return;
-			}
-			kl_ps_emitter e = {out->keys, &out->count, out->capacity};
-			int placed = kl_ps_query_triangle(p, q, work, tri, &e);
-			if (out->count <= out->capacity)
-			{
-				out->samples += placed;
-				break;
-			}
-			// Overflowed: grow to what it needed and run the item again.
-			uint64_t need = out->count;
-			out->count = before;
-			if (!grow_u64(&out->keys, &out->capacity, need))
-			{
-				t->failed[start] = true;
-				return;
-			}
+			t->failed[start] = true;
+			return;
 		}
 	}
 }

@@ -56,6 +56,7 @@ typedef struct kl_ps_stats
 	double sort_ms;		///< sorting and removing repeated candidates
 	double triangle_ms; ///< the triangle stage
 	double transfer_ms; ///< host to device and back (GPU only)
+	int searches;		///< body pairs searched
 	int cong_pairs;		///< conglomerate pairs whose boxes overlap (or all, when forced)
 	int items;			///< triangle query items (both directions)
 	long long raw_candidates;
@@ -72,7 +73,11 @@ typedef struct kl_ps_batch
 	kl_ps_work* works;
 	int work_count;
 	int work_capacity;
-	int item_count;
+	int item_count;	  ///< triangle items (CPU)
+	int sample_count; ///< sample items (GPU)
+	/// Set by the caller: the CPU search runs an item per sample, as the GPU does, instead of one
+	/// per triangle (same keys; a check of the GPU's decomposition where there is no GPU).
+	bool sample_items;
 	const kl_pointshell** models; ///< distinct models of the batch (the works index them)
 	int model_count;
 	int model_capacity;

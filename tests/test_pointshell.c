@@ -334,6 +334,42 @@ static void test_forced_equals_culled(void** state)
 	free_mesh(&b);
 }
 
+/// The GPU's decomposition (an item per sample) run on the CPU finds exactly the keys of the CPU's
+/// (an item per triangle), so the GPU's algorithm is checked where there is no GPU.
+static void test_sample_items_equal_triangle_items(void** state)
+{
+	(void)state;
+	test_mesh a, b;
+	make_gear(&a);
+	make_knot(&b, 64);
+	uint32_t seed = 41u;
+	kl_transform ident = {kl_vec3(0.0f, 0.0f, 0.0f), (versors){{0.0f, 0.0f, 0.0f, 1.0f}}};
+	kl_ps_batch by_triangle, by_sample;
+	memset(&by_triangle, 0, sizeof(by_triangle));
+	memset(&by_sample, 0, sizeof(by_sample));
+	by_sample.sample_items = true;
+	long total = 0;
+	for (int p = 0; p < 6; ++p)
+	{
+		kl_ps_pair_query q;
+		q.a = kl_ps_body_make(a.model, ident, kl_vec3(1.0f, 1.0f, 1.0f));
+		q.b = kl_ps_body_make(b.model, random_pose(&seed, 0.07f), kl_vec3(1.2f, 0.8f, 1.0f));
+		q.margin = 0.002f;
+		kl_ps_stats st, ss;
+		assert_int_equal(kl_ps_search_cpu(&q, 1, false, NULL, 1, &by_triangle, &st), KL_OK);
+		assert_int_equal(kl_ps_search_cpu(&q, 1, false, NULL, 1, &by_sample, &ss), KL_OK);
+		assert_int_equal(st.unique_candidates, ss.unique_candidates);
+		assert_int_equal(by_triangle.key_count, by_sample.key_count);
+		assert_memory_equal(by_triangle.keys, by_sample.keys, by_triangle.key_count * sizeof(uint64_t));
+		total += by_sample.key_count;
+	}
+	assert_true(total > 0);
+	kl_ps_batch_free(&by_triangle);
+	kl_ps_batch_free(&by_sample);
+	free_mesh(&a);
+	free_mesh(&b);
+}
+
 /// Several body pairs in one search give each pair what a search of it alone gives.
 static void test_batch_of_pairs(void** state)
 {
@@ -421,8 +457,9 @@ static void test_bad_input(void** state)
 // In the world
 
 /// A gear dropped flat onto a static gear, its pair through the point shells (the dropped shape
-/// asks for them): it comes to rest on the base's face as with the BVH. Returns its height at rest.
-static float drop_gear(kl_mesh_backend backend)
+/// asks for them): it comes to rest on the base's face as with the BVH. Returns its height at rest;
+/// counters and profile get the step with the most point-shell pairs (the gear falls asleep later).
+static float drop_gear(kl_mesh_backend backend, bool use_gpu, kl_counters* counters, kl_profile* profile)
 {
 	kl_meshgen_gear_params g = kl_meshgen_default_gear_params();
 	kl_meshgen_mesh gm;
@@ -435,6 +472,7 @@ static float drop_gear(kl_mesh_backend backend)
 	kl_mesh* mesh = kl_mesh_build(&md);
 	assert_non_null(mesh);
 	kl_world_def wd = kl_default_world_def();
+	wd.use_gpu = use_gpu;
 	kl_world_id world = kl_create_world(&wd);
 	kl_body_def bd = kl_default_body_def();
 	kl_body_id base = kl_create_body(world, &bd);
@@ -447,9 +485,17 @@ static float drop_gear(kl_mesh_backend backend)
 	kl_shape_id shape = kl_create_mesh_shape(top, &sd, mesh, kl_vec3(1.0f, 1.0f, 1.0f));
 	assert_true(KL_IS_NON_NULL(shape));
 	assert_int_equal(kl_shape_get_mesh_backend(shape), backend);
+	memset(counters, 0, sizeof(*counters));
+	memset(profile, 0, sizeof(*profile));
 	for (int i = 0; i < 90; ++i)
 	{
 		assert_int_equal(kl_world_step(world, 1.0f / 60.0f, 4), KL_OK);
+		kl_counters c = kl_world_get_counters(world);
+		if (c.pointshell_pair_count > counters->pointshell_pair_count)
+		{
+			*counters = c;
+			*profile = kl_world_get_profile(world);
+		}
 	}
 	float z = kl_body_get_position(top).z;
 	kl_destroy_world(world);
@@ -461,12 +507,24 @@ static float drop_gear(kl_mesh_backend backend)
 static void test_world_backend(void** state)
 {
 	(void)state;
-	float bvh = drop_gear(KL_MESH_BACKEND_BVH);
-	float shells = drop_gear(KL_MESH_BACKEND_POINTSHELL);
-	printf("  gear at rest on a gear (face width 20 mm): %.3f mm with the BVH, %.3f mm with point shells\n",
-		   1e3 * bvh, 1e3 * shells);
+	kl_counters c_bvh, c_cpu, c_gpu;
+	kl_profile p_bvh, p_cpu, p_gpu;
+	float bvh = drop_gear(KL_MESH_BACKEND_BVH, false, &c_bvh, &p_bvh);
+	float shells = drop_gear(KL_MESH_BACKEND_POINTSHELL, false, &c_cpu, &p_cpu);
+	float shells_gpu = drop_gear(KL_MESH_BACKEND_POINTSHELL, true, &c_gpu, &p_gpu);
+	printf("  gear at rest on a gear (face width 20 mm): %.3f mm with the BVH, %.3f mm with point shells, %.3f mm "
+		   "with use_gpu (%d of %d pairs on the GPU)\n",
+		   1e3 * bvh, 1e3 * shells, 1e3 * shells_gpu, c_gpu.pointshell_gpu_pair_count, c_gpu.pointshell_pair_count);
 	assert_near(shells, 0.02f, 0.001f); // on the base's face, not through it
 	assert_near(shells, bvh, 0.0005f);
+	// The GPU batch finds the same candidates, so the world steps the same, bit for bit.
+	assert_true(shells_gpu == shells);
+	assert_int_equal(c_bvh.pointshell_pair_count, 0);
+	assert_int_equal(c_cpu.pointshell_pair_count, 1);
+	assert_int_equal(c_cpu.pointshell_gpu_pair_count, 0);
+	assert_int_equal(c_gpu.pointshell_pair_count, 1);
+	assert_int_equal(c_gpu.pointshell_gpu_pair_count, kl_ps_gpu_available() ? 1 : 0);
+	assert_true(p_cpu.pointshell_shell > 0.0f && p_bvh.pointshell_shell == 0.0f);
 	// Only mesh shapes take a backend; bad values are refused.
 	kl_world_def wd = kl_default_world_def();
 	kl_world_id world = kl_create_world(&wd);
@@ -540,6 +598,7 @@ int main(void)
 		cmocka_unit_test(test_complete_knot_scaled),
 		cmocka_unit_test(test_forced_equals_culled),
 		cmocka_unit_test(test_batch_of_pairs),
+		cmocka_unit_test(test_sample_items_equal_triangle_items),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_world_backend),
 		cmocka_unit_test(test_gpu_matches_cpu),

@@ -10,7 +10,7 @@
 
 enum
 {
-	kl_hud_lines = 5,
+	kl_hud_lines = 6,
 	kl_hud_columns = 62, ///< widest panel line, in characters
 };
 
@@ -122,6 +122,18 @@ static void draw_panel(kl_viewer_app* app)
 			 c.awake_body_count, c.pair_count, c.contact_count, c.joint_count);
 	snprintf(lines[4], sizeof(lines[4]), "%s camera  threads %d  F1 keys  Tab scenes",
 			 app->camera.mode == KL_CAMERA_FLY ? "fly" : "orbit", c.worker_count);
+	// The point-shell mesh backend's stages (docs/pointshell.md), when a pair used it this step.
+	if (c.pointshell_pair_count > 0)
+	{
+		snprintf(lines[5], sizeof(lines[5]),
+				 "point shells %d pairs (%d GPU): obb %.2f  shell %.2f  sort %.2f  tri %.2f  xfer %.2f ms",
+				 c.pointshell_pair_count, c.pointshell_gpu_pair_count, p.pointshell_obb, p.pointshell_shell,
+				 p.pointshell_sort, p.pointshell_triangle, p.pointshell_transfer);
+	}
+	else
+	{
+		snprintf(lines[5], sizeof(lines[5]), "point shells: no pairs");
+	}
 	float lh = line_height(app);
 	for (int i = 0; i < kl_hud_lines; ++i)
 	{

@@ -134,7 +134,7 @@ static bool ensure_shape_triangles(kl_shape* shape)
 }
 
 /// The triangle-set view of a mesh, box or hull shape at its world pose.
-static bool shape_triangle_set(const kl_world* world, const kl_shape* shape, kl_triangle_set* set)
+bool kl_shape_triangle_set(const kl_world* world, const kl_shape* shape, kl_triangle_set* set)
 {
 	set->xf = kl_transform_mul(world->sims[shape->body].transform, shape->local_pose);
 	if (shape->type == KL_SHAPE_MESH)
@@ -168,7 +168,7 @@ static bool shape_triangle_set(const kl_world* world, const kl_shape* shape, kl_
 	return set->bvh != NULL;
 }
 
-static bool body_is_awake(const kl_world* world, int body_slot)
+bool kl_body_slot_awake(const kl_world* world, int body_slot)
 {
 	return world->bodies[body_slot].is_awake;
 }
@@ -261,7 +261,7 @@ static void push_end_event(kl_world* world, const kl_contact* c);
 /// pile keeps its warm-start impulses and wakes with them).
 static bool keep_unreported(const kl_world* world, const kl_contact* c)
 {
-	return c->shape_a >= 0 && !body_is_awake(world, c->body_a) && !body_is_awake(world, c->body_b);
+	return c->shape_a >= 0 && !kl_body_slot_awake(world, c->body_a) && !kl_body_slot_awake(world, c->body_b);
 }
 
 /// Merges the sorted broadphase pairs into the sorted contact array (serial, linear).
@@ -348,7 +348,7 @@ static float spin_reach(const kl_world* world, int body, int shape)
 
 /// How far apart points may be and still matter this step: the slop band plus the closing the
 /// bodies' linear velocities and gravity can do within dt.
-static float speculative_distance(const kl_world* world, const kl_contact* c, float dt)
+float kl_contact_speculative_distance(const kl_world* world, const kl_contact* c, float dt)
 {
 	vec3s dv = glms_vec3_sub(world->states[c->body_b].linear_velocity, world->states[c->body_a].linear_velocity);
 	float closing = dt * (glms_vec3_norm(dv) + dt * glms_vec3_norm(world->def.gravity));
@@ -393,7 +393,7 @@ static int collide_mesh_pair(const kl_world* world, const kl_contact* c, float m
 	{
 		const kl_shape* plane = a->type == KL_SHAPE_PLANE ? a : b;
 		kl_triangle_set set;
-		if (!shape_triangle_set(world, plane == a ? b : a, &set))
+		if (!kl_shape_triangle_set(world, plane == a ? b : a, &set))
 		{
 			return 0;
 		}
@@ -405,7 +405,7 @@ static int collide_mesh_pair(const kl_world* world, const kl_contact* c, float m
 		return n;
 	}
 	kl_triangle_set sa, sb;
-	if (!shape_triangle_set(world, a, &sa) || !shape_triangle_set(world, b, &sb))
+	if (!kl_shape_triangle_set(world, a, &sa) || !kl_shape_triangle_set(world, b, &sb))
 	{
 		return 0;
 	}
@@ -419,6 +419,11 @@ static int collide_mesh_pair(const kl_world* world, const kl_contact* c, float m
 	}
 	kl_vertex_motion motion;
 	mesh_pair_motion(world, c, dt, &motion);
+	kl_mesh_candidates found;
+	if (kl_pointshell_found(world, c, &found))
+	{
+		return kl_collide_triangle_sets_from(&sa, &sb, margin, &motion, &found, scratch, out, KL_MESH_MAX_MANIFOLDS);
+	}
 	return kl_collide_triangle_sets(&sa, &sb, margin, &motion, scratch, out, KL_MESH_MAX_MANIFOLDS);
 }
 
@@ -475,7 +480,7 @@ static bool update_mesh_contact(const kl_world* world, kl_contact* c, float dt, 
 {
 	kl_manifold fresh[KL_MESH_MAX_MANIFOLDS];
 	bool sensor = (flags & KL_CONTACT_SENSOR) != 0;
-	int n = collide_mesh_pair(world, c, sensor ? 0.0f : speculative_distance(world, c, dt), dt, scratch, fresh);
+	int n = collide_mesh_pair(world, c, sensor ? 0.0f : kl_contact_speculative_distance(world, c, dt), dt, scratch, fresh);
 	if (sensor)
 	{
 		bool overlap = false;
@@ -513,7 +518,7 @@ static void update_contact(const kl_world* world, kl_contact* c, float dt, kl_me
 		shape_collider(a, &ca);
 		shape_collider(b, &cb);
 		kl_manifold m;
-		float speculative = (flags & KL_CONTACT_SENSOR) ? 0.0f : speculative_distance(world, c, dt);
+		float speculative = (flags & KL_CONTACT_SENSOR) ? 0.0f : kl_contact_speculative_distance(world, c, dt);
 		kl_collide(&ca, shape_transform(world, a), &cb, shape_transform(world, b), speculative, &c->cache, &m);
 		if (flags & KL_CONTACT_SENSOR)
 		{
@@ -563,7 +568,7 @@ static void update_task(int start, int end, int worker, void* context)
 		for (int k = c0; k < c1; ++k)
 		{
 			kl_contact* c = &world->contacts[k];
-			if (body_is_awake(world, c->body_a) || body_is_awake(world, c->body_b))
+			if (kl_body_slot_awake(world, c->body_a) || kl_body_slot_awake(world, c->body_b))
 			{
 				update_contact(world, c, nc->dt, scratch);
 			}
@@ -652,8 +657,8 @@ static void finish_contacts(kl_world* world)
 			if (!(c->flags & KL_CONTACT_SENSOR))
 			{
 				// An awake body touching a sleeping one wakes it (and its sleeping set).
-				bool awake_a = body_is_awake(world, c->body_a);
-				bool awake_b = body_is_awake(world, c->body_b);
+				bool awake_a = kl_body_slot_awake(world, c->body_a);
+				bool awake_b = kl_body_slot_awake(world, c->body_b);
 				if (awake_a != awake_b)
 				{
 					kl_wake_body(world, awake_a ? c->body_b : c->body_a);
@@ -686,6 +691,7 @@ void kl_step_narrowphase(kl_world* world, float dt)
 	{
 		return; // out of memory: last step's contacts stay as they were
 	}
+	kl_pointshell_prepass(world, dt);
 	if (world->contact_count < KL_MIN_PARALLEL_CONTACTS)
 	{
 		update_task(0, world->worker_count, 0, &nc);
@@ -695,6 +701,7 @@ void kl_step_narrowphase(kl_world* world, float dt)
 		kl_world_parallel_for(world, update_task, &nc);
 	}
 	finish_contacts(world);
+	kl_pointshell_profile(world);
 }
 
 void kl_destroy_shape_contacts(kl_world* world, int shape_slot)
@@ -728,6 +735,7 @@ void kl_contacts_destroy(kl_world* world)
 	}
 	kl_free(world->mesh_scratch);
 	world->mesh_scratch = NULL;
+	kl_pointshell_prepass_free(world);
 	kl_free(world->contacts);
 	kl_free(world->contact_scratch);
 	world->contacts = NULL;

@@ -35,6 +35,8 @@ typedef struct kl_contact
 	/// KL_MESH_MAX_MANIFOLDS contact patches, the first in `manifold`, the rest in `extra`.
 	int manifold_count;
 	kl_manifold* extra; ///< KL_MESH_MAX_MANIFOLDS - 1 manifolds, allocated for mesh pairs
+	/// This step's pair in the world's GPU point-shell batch (contact_pointshell.c), or -1.
+	int32_t pointshell_pair;
 } kl_contact;
 
 /// Manifold i (0 ≤ i < manifold_count) of a contact.
@@ -42,6 +44,28 @@ static inline kl_manifold* kl_contact_manifold(kl_contact* c, int i)
 {
 	return i == 0 ? &c->manifold : &c->extra[i - 1];
 }
+
+struct kl_shape;
+struct kl_triangle_set;
+struct kl_mesh_candidates;
+
+/// A mesh shape (or a convex shape as its triangles) as a placed triangle set; false when it has none.
+bool kl_shape_triangle_set(const kl_world* world, const struct kl_shape* shape, struct kl_triangle_set* set);
+/// Whether the body in this slot is awake (its contacts are updated this step).
+bool kl_body_slot_awake(const kl_world* world, int body_slot);
+/// How far apart a pair's speculative points reach this step (dt ahead).
+float kl_contact_speculative_distance(const kl_world* world, const kl_contact* c, float dt);
+
+/// With use_gpu, searches the candidates of this step's point-shell mesh pairs in one GPU batch
+/// before the per-pair narrowphase and marks their contacts (pointshell_pair); without it, or
+/// without a device, every pair searches its own on the CPU (contact_pointshell.c).
+void kl_pointshell_prepass(kl_world* world, float dt);
+/// The prepass's candidates of a contact; false when it has none (the pair searches its own).
+bool kl_pointshell_found(const kl_world* world, const kl_contact* c, struct kl_mesh_candidates* out);
+/// The point-shell figures of the step into the world's profile and counters (the workers' CPU
+/// searches and the GPU batch), and resets the workers' sums.
+void kl_pointshell_profile(kl_world* world);
+void kl_pointshell_prepass_free(kl_world* world);
 
 /// The narrowphase stage: brings world->contacts in line with the broadphase pairs (sorted by
 /// shape pair; contacts of sleeping bodies are kept), updates every manifold over the workers,

@@ -75,6 +75,12 @@ typedef struct kl_world
 	int contact_scratch_capacity;
 	/// Per-worker working memory of the mesh narrowphase (worker_count entries, made on first need).
 	struct kl_mesh_scratch* mesh_scratch;
+	/// The GPU batch of this step's point-shell pairs (contact_pointshell.c), made on first need.
+	struct kl_ps_batch* pointshell_batch;
+	struct kl_ps_pair_query* pointshell_queries;
+	int pointshell_query_capacity;
+	int pointshell_gpu_pairs; ///< pairs the GPU served this step
+	double pointshell_gpu_ms[5]; ///< this step's GPU batch: obb, shell, sort, triangle, transfer
 	/// Contacts whose shape was destroyed since the last narrowphase (dropped at the next merge).
 	int dead_contact_count;
 

@@ -283,6 +283,14 @@ typedef struct kl_profile
 	float integrate_positions;
 	float solve_constraints; ///< warm start, solve, relax, restitution, impulse storage
 	float finalize;		///< transforms, bounds, events, sleep
+	/// Inside narrowphase, the point-shell mesh backend's stages summed over its pairs (CPU
+	/// workers' times add up; GPU stages are timed on the device): object and conglomerate boxes,
+	/// point shells into octrees, sort and unique, the triangle stage, host-device transfers.
+	float pointshell_obb;
+	float pointshell_shell;
+	float pointshell_sort;
+	float pointshell_triangle;
+	float pointshell_transfer;
 } kl_profile;
 
 typedef struct kl_counters
@@ -296,6 +304,8 @@ typedef struct kl_counters
 	int constraint_color_count;	   ///< graph colours in use (overflow counted as one)
 	int overflow_constraint_count; ///< constraints solved serially because no colour was free
 	int rejected_bounds_count; ///< shapes whose bounds overflowed to Inf/NaN (kept at their last bounds)
+	int pointshell_pair_count;	  ///< mesh pairs that searched their candidates through point shells
+	int pointshell_gpu_pair_count; ///< of those, the pairs the GPU served (use_gpu)
 	int worker_count;
 	int substep_count;
 	int64_t step_index;
