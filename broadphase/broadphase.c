@@ -271,6 +271,11 @@ kl_result kl_broadphase_move_proxy(kl_broadphase* bp, int32_t proxy, kl_aabb aab
 	return KL_OK;
 }
 
+void kl_broadphase_set_use_gpu(kl_broadphase* bp, bool use_gpu)
+{
+	bp->def.use_gpu = use_gpu;
+}
+
 kl_result kl_broadphase_set_proxy_kind(kl_broadphase* bp, int32_t proxy, kl_proxy_kind kind)
 {
 	if (!valid_proxy(bp, proxy))

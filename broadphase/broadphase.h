@@ -89,6 +89,8 @@ kl_result kl_broadphase_set_proxy_kind(kl_broadphase* bp, int32_t proxy, kl_prox
 /// Re-evaluates the proxy's pairs with the filter at the next update (filter data changed).
 kl_result kl_broadphase_touch_proxy(kl_broadphase* bp, int32_t proxy);
 kl_aabb kl_broadphase_get_aabb(const kl_broadphase* bp, int32_t proxy);
+/// Turns the CUDA batch path on or off from the next update on (kl_broadphase_def.use_gpu).
+void kl_broadphase_set_use_gpu(kl_broadphase* bp, bool use_gpu);
 
 /// Brings the pair set up to date with every change since the last update.
 kl_result kl_broadphase_update(kl_broadphase* bp);

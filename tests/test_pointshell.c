@@ -535,6 +535,9 @@ static void test_world_backend(void** state)
 	assert_int_equal(kl_shape_set_mesh_backend(sphere, KL_MESH_BACKEND_POINTSHELL), KL_ERR_UNSUPPORTED);
 	assert_int_equal(kl_shape_set_mesh_backend(sphere, (kl_mesh_backend)7), KL_ERR_INVALID_ARGUMENT);
 	assert_int_equal(kl_shape_set_mesh_backend(kl_null_shape_id, KL_MESH_BACKEND_BVH), KL_ERR_INVALID_ID);
+	assert_int_equal(kl_world_set_use_gpu(kl_null_world_id, true), KL_ERR_INVALID_ID);
+	assert_int_equal(kl_world_set_use_gpu(world, true), KL_OK);
+	assert_true(kl_world_get_def(world).use_gpu);
 	kl_destroy_world(world);
 }
 

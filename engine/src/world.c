@@ -5,6 +5,7 @@
 #include "contact.h"
 #include "solver_stage.h"
 
+#include "broadphase.h"
 #include "core.h"
 #include "gpu.h"
 #include "island.h"
@@ -295,6 +296,26 @@ kl_result kl_world_set_gravity(kl_world_id id, vec3s gravity)
 		return kl_fail(KL_ERR_INVALID_ARGUMENT, "gravity must be finite");
 	}
 	world->def.gravity = gravity;
+	return KL_OK;
+}
+
+kl_result kl_world_set_use_gpu(kl_world_id id, bool use_gpu)
+{
+	kl_world* world = kl_get_world(id);
+	if (world == NULL)
+	{
+		return KL_ERR_INVALID_ID;
+	}
+	if (world->locked)
+	{
+		return kl_fail(KL_ERR_LOCKED, "cannot switch the GPU backends while the world steps");
+	}
+	if (use_gpu)
+	{
+		kl_gpu_notice_once();
+	}
+	world->def.use_gpu = use_gpu;
+	kl_broadphase_set_use_gpu(world->broadphase, use_gpu);
 	return KL_OK;
 }
 

@@ -27,6 +27,9 @@ KL_API kl_result kl_world_step(kl_world_id world, float dt, int substeps);
 KL_API kl_result kl_world_set_gravity(kl_world_id world, vec3s gravity);
 KL_API vec3s kl_world_get_gravity(kl_world_id world);
 KL_API kl_world_def kl_world_get_def(kl_world_id world);
+/// Turns the CUDA backends (broadphase batch sweep, point-shell mesh pairs) on or off from the next
+/// step on; without a device the CPU paths run and a notice says so once. Not while stepping.
+KL_API kl_result kl_world_set_use_gpu(kl_world_id world, bool use_gpu);
 KL_API int kl_world_get_worker_count(kl_world_id world);
 KL_API kl_profile kl_world_get_profile(kl_world_id world);
 KL_API kl_counters kl_world_get_counters(kl_world_id world);
