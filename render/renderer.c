@@ -382,6 +382,9 @@ kl_debug_draw kl_renderer_debug_draw(kl_renderer* r, const kl_render_layers* lay
 	d.draw_contact_forces = l.contact_forces;
 	d.draw_islands = l.islands;
 	d.draw_names = l.names;
+	d.draw_conglomerates = l.conglomerates;
+	d.draw_octree_cells = l.octree_cells;
+	d.draw_point_shells = l.point_shells;
 	d.context = r;
 	return d;
 }

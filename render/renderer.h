@@ -24,6 +24,10 @@ typedef struct kl_render_layers
 	bool islands;		  ///< sleep state colouring
 	bool mass;			  ///< centres of mass / frames
 	bool names;
+	/// The point-shell backend's model on the shapes that use it (kl_debug_draw).
+	bool conglomerates;
+	bool octree_cells;
+	bool point_shells;
 } kl_render_layers;
 
 kl_render_layers kl_render_layers_default(void);

@@ -5,6 +5,7 @@
 #include "kl_test.h"
 
 #include "../tools/meshgen/meshgen.h"
+#include "mesh.h"
 #include "pointshell.h"
 #include "thread_pool.h"
 #include "tri_tri.h"
@@ -504,6 +505,75 @@ static float drop_gear(kl_mesh_backend backend, bool use_gpu, kl_counters* count
 	return z;
 }
 
+typedef struct draw_count
+{
+	int segments;
+	int points;
+} draw_count;
+
+static void count_segment(vec3s a, vec3s b, uint32_t color, void* context)
+{
+	(void)a, (void)b, (void)color;
+	((draw_count*)context)->segments++;
+}
+
+static void count_point(vec3s p, float size, uint32_t color, void* context)
+{
+	(void)p, (void)size, (void)color;
+	((draw_count*)context)->points++;
+}
+
+/// Debug draw of the model: 12 edges per conglomerate box and per octree leaf, a point per sample,
+/// only for mesh shapes that use the point shells.
+static void test_debug_draw(void** state)
+{
+	(void)state;
+	test_mesh g;
+	make_gear(&g);
+	kl_mesh_def md = kl_default_mesh_def();
+	md.vertices = g.mesh.vertices;
+	md.vertex_count = g.mesh.vertex_count;
+	md.indices = g.mesh.indices;
+	md.triangle_count = g.mesh.triangle_count;
+	kl_mesh* mesh = kl_mesh_build(&md);
+	assert_non_null(mesh);
+	kl_world_def wd = kl_default_world_def();
+	kl_world_id world = kl_create_world(&wd);
+	kl_body_def bd = kl_default_body_def();
+	kl_shape_def sd = kl_default_shape_def();
+	kl_create_mesh_shape(kl_create_body(world, &bd), &sd, mesh, kl_vec3(1.0f, 1.0f, 1.0f)); // BVH: not drawn
+	sd.mesh_backend = KL_MESH_BACKEND_POINTSHELL;
+	bd.position = kl_vec3(0.5f, 0.0f, 0.0f);
+	kl_create_mesh_shape(kl_create_body(world, &bd), &sd, mesh, kl_vec3(1.0f, 2.0f, 1.0f));
+	const kl_pointshell* m = mesh->pointshell;
+	int leaves = 0;
+	for (int n = 0; n < m->node_count; ++n)
+	{
+		leaves += m->nodes[n].child_count == 0;
+	}
+	kl_debug_draw d = kl_default_debug_draw();
+	d.draw_shapes = false;
+	d.draw_joints = false;
+	d.draw_segment = count_segment;
+	d.draw_point = count_point;
+	bool* flags[3] = {&d.draw_conglomerates, &d.draw_octree_cells, &d.draw_point_shells};
+	int expect_segments[3] = {12 * m->cong_count, 12 * leaves, 0};
+	int expect_points[3] = {0, 0, (int)m->point_count};
+	for (int i = 0; i < 3; ++i)
+	{
+		draw_count count = {0, 0};
+		d.context = &count;
+		*flags[i] = true;
+		kl_world_draw(world, &d);
+		*flags[i] = false;
+		assert_int_equal(count.segments, expect_segments[i]);
+		assert_int_equal(count.points, expect_points[i]);
+	}
+	kl_destroy_world(world);
+	kl_mesh_release(mesh);
+	free_mesh(&g);
+}
+
 static void test_world_backend(void** state)
 {
 	(void)state;
@@ -604,6 +674,7 @@ int main(void)
 		cmocka_unit_test(test_sample_items_equal_triangle_items),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_world_backend),
+		cmocka_unit_test(test_debug_draw),
 		cmocka_unit_test(test_gpu_matches_cpu),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -44,6 +44,16 @@ static void cycle_shapes(kl_render_layers* layers)
 	}
 }
 
+/// Key 0 cycles the point-shell overlays: conglomerate boxes, then octree leaf cells, then the
+/// point shells' samples, then none.
+static void cycle_pointshell(kl_render_layers* layers)
+{
+	bool boxes = layers->conglomerates, cells = layers->octree_cells, samples = layers->point_shells;
+	layers->conglomerates = !boxes && !cells && !samples;
+	layers->octree_cells = boxes;
+	layers->point_shells = cells;
+}
+
 /// Keys 2-9 toggle one overlay each.
 static bool* layer_for_digit(kl_render_layers* layers, int digit)
 {
@@ -65,12 +75,20 @@ static void digit_key(kl_viewer_app* app, int digit)
 {
 	if (app->show_menu)
 	{
-		select_scene(app, digit - 1);
+		if (digit > 0)
+		{
+			select_scene(app, digit - 1);
+		}
 		return;
 	}
 	if (digit == 1)
 	{
 		cycle_shapes(&app->layers);
+		return;
+	}
+	if (digit == 0)
+	{
+		cycle_pointshell(&app->layers);
 		return;
 	}
 	bool* layer = layer_for_digit(&app->layers, digit);
@@ -126,7 +144,7 @@ static bool command_key(kl_viewer_app* app, int key)
 void kl_viewer_input_key(kl_viewer_app* app, int sdl_keycode, bool shift)
 {
 	(void)shift;
-	if (sdl_keycode >= SDLK_1 && sdl_keycode <= SDLK_9)
+	if (sdl_keycode >= SDLK_0 && sdl_keycode <= SDLK_9)
 	{
 		digit_key(app, sdl_keycode - SDLK_0);
 		return;

@@ -1,15 +1,11 @@
-// Kollide — debug drawing of shapes, bounds, centres of mass and joints through user callbacks.
+// Kollide — debug drawing of shapes, bounds, centres of mass, joints and contacts through user
+// callbacks; the point-shell structures are drawn by debug_draw_pointshell.c.
 // SPDX-License-Identifier: MIT
 #include "core.h"
+#include "debug_draw.h"
 #include "world.h"
 
 #include <kollide/kollide.h>
-
-static bool overlaps(kl_aabb a, kl_aabb b)
-{
-	return a.lower.x <= b.upper.x && b.lower.x <= a.upper.x && a.lower.y <= b.upper.y && b.lower.y <= a.upper.y &&
-		   a.lower.z <= b.upper.z && b.lower.z <= a.upper.z;
-}
 
 static uint32_t body_color(const kl_body* body)
 {
@@ -99,7 +95,7 @@ static void draw_bodies(kl_world* world, const kl_debug_draw* d)
 		for (int s = body->head_shape; s >= 0; s = world->shapes[s].next_shape)
 		{
 			const kl_shape* shape = &world->shapes[s];
-			if (d->use_drawing_bounds && !overlaps(shape->aabb, d->drawing_bounds))
+			if (d->use_drawing_bounds && !kl_draw_bounds_overlap(shape->aabb, d->drawing_bounds))
 			{
 				continue;
 			}
@@ -203,4 +199,5 @@ void kl_world_draw(kl_world_id id, const kl_debug_draw* draw)
 	draw_bodies(world, draw);
 	draw_joints(world, draw);
 	draw_contacts(world, draw);
+	kl_draw_pointshells(world, draw);
 }

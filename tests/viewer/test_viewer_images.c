@@ -351,6 +351,15 @@ static void test_keys(void** state)
 	assert_false(g_app->layers.aabbs);
 	kl_viewer_input_key(g_app, SDLK_1, false);
 	assert_true(g_app->layers.wireframe);
+	// 0 cycles the point-shell overlays: boxes, cells, samples, none.
+	kl_viewer_input_key(g_app, SDLK_0, false);
+	assert_true(g_app->layers.conglomerates && !g_app->layers.octree_cells && !g_app->layers.point_shells);
+	kl_viewer_input_key(g_app, SDLK_0, false);
+	assert_true(!g_app->layers.conglomerates && g_app->layers.octree_cells && !g_app->layers.point_shells);
+	kl_viewer_input_key(g_app, SDLK_0, false);
+	assert_true(!g_app->layers.conglomerates && !g_app->layers.octree_cells && g_app->layers.point_shells);
+	kl_viewer_input_key(g_app, SDLK_0, false);
+	assert_true(!g_app->layers.conglomerates && !g_app->layers.octree_cells && !g_app->layers.point_shells);
 	kl_viewer_input_key(g_app, SDLK_p, false);
 	assert_int_equal(kl_viewer_app_advance(g_app, 0.1), 0);
 	kl_viewer_input_key(g_app, SDLK_n, false);

@@ -341,6 +341,11 @@ typedef struct kl_debug_draw
 	bool draw_contact_forces;
 	bool draw_islands;
 	bool draw_names;
+	/// Of mesh shapes using the point-shell backend (kl_mesh_backend): each conglomerate's box, the
+	/// leaf cells of its octree, and its point shell's samples.
+	bool draw_conglomerates;
+	bool draw_octree_cells;
+	bool draw_point_shells;
 	void* context;
 } kl_debug_draw;
 
@@ -358,6 +363,9 @@ enum
 	KL_COLOR_SPECULATIVE = 0x33e633,
 	KL_COLOR_CONTACT_NORMAL = 0xe6e633,
 	KL_COLOR_CONTACT_FORCE = 0xe68033,
+	KL_COLOR_CONGLOMERATE = 0x33b2e6,
+	KL_COLOR_OCTREE_CELL = 0x6666cc,
+	KL_COLOR_POINT_SHELL = 0xe6e6e6,
 };
 
 // ---------------------------------------------------------------------------------------------
