@@ -34,6 +34,19 @@ void kl_pointshell_destroy(kl_pointshell* model);
 
 kl_ps_model_view kl_pointshell_view(const kl_pointshell* model);
 
+/// A fresh serial for a model (built or loaded).
+uint64_t kl_pointshell_next_serial(void);
+
+/// Writes the model to a cache file (pointshell_cache.c), with the settings it was built with.
+kl_result kl_pointshell_save(const char* path, const kl_pointshell* model, const kl_pointshell_build_def* def);
+/// Reads a model from a cache file written for these vertices, indices and settings; NULL when the
+/// file is missing or does not match or check out (nothing recorded: the caller builds instead).
+kl_pointshell* kl_pointshell_load(const char* path, const vec3s* vertices, int vertex_count, const int32_t* indices,
+								  int triangle_count, const kl_pointshell_build_def* def);
+/// FNV-1a over the vertices' and indices' bytes: what a cache file is tied to.
+uint64_t kl_pointshell_geometry_hash(const vec3s* vertices, int vertex_count, const int32_t* indices,
+									 int triangle_count);
+
 /// Bytes of the model by part.
 typedef struct kl_pointshell_memory
 {

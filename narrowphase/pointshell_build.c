@@ -25,6 +25,11 @@ kl_pointshell_build_def kl_pointshell_default_build_def(void)
 	return def;
 }
 
+uint64_t kl_pointshell_next_serial(void)
+{
+	return atomic_fetch_add(&s_serial, 1);
+}
+
 kl_ps_model_view kl_pointshell_view(const kl_pointshell* m)
 {
 	kl_ps_model_view v;
@@ -643,7 +648,7 @@ kl_pointshell* kl_pointshell_build(const vec3s* vertices, int vertex_count, cons
 	{
 		return NULL;
 	}
-	m->serial = atomic_fetch_add(&s_serial, 1);
+	m->serial = kl_pointshell_next_serial();
 	m->vertices = (const kl_ps_f3*)vertices;
 	m->indices = indices;
 	m->vertex_count = vertex_count;

@@ -119,6 +119,39 @@ static bool shell_progress_report(float fraction, void* context)
 	return report(sp->def, "pointshell", fraction);
 }
 
+/// The point-shell backend's model (narrowphase/pointshell_build.c), from the cache file when it
+/// holds this mesh's, else built (and written there).
+static kl_result build_pointshell(const kl_mesh_def* def, kl_mesh* mesh)
+{
+	kl_pointshell_build_def bd = kl_pointshell_default_build_def();
+	const char* cache = def->pointshell_cache;
+	if (cache != NULL)
+	{
+		mesh->pointshell = kl_pointshell_load(cache, mesh->vertices, mesh->info.vertex_count, mesh->indices,
+											  mesh->info.triangle_count, &bd);
+		if (mesh->pointshell != NULL)
+		{
+			mesh->info.pointshell_cache = KL_MESH_CACHE_READ;
+			return report(def, "pointshell", 1.0f) ? KL_OK : KL_ERR_CANCELLED;
+		}
+	}
+	struct shell_progress sp = {def};
+	mesh->pointshell = kl_pointshell_build(mesh->vertices, mesh->info.vertex_count, mesh->indices,
+										   mesh->info.triangle_count, &bd, shell_progress_report, &sp);
+	if (mesh->pointshell == NULL)
+	{
+		return kl_last_error_code() != KL_OK ? kl_last_error_code() : KL_ERR_INVALID_ARGUMENT;
+	}
+	if (cache != NULL)
+	{
+		// A cache that cannot be written costs the next run a build, nothing more: the mesh is
+		// fine, and the status says so (kl_last_error holds why).
+		kl_result saved = kl_pointshell_save(cache, mesh->pointshell, &bd);
+		mesh->info.pointshell_cache = saved == KL_OK ? KL_MESH_CACHE_WRITTEN : KL_MESH_CACHE_WRITE_FAILED;
+	}
+	return KL_OK;
+}
+
 static kl_result run_stages(const kl_mesh_def* def, kl_mesh* mesh, int32_t* remap)
 {
 	kl_result r = report(def, "weld", 0.0f) ? kl_mesh_weld(def, mesh, remap) : KL_ERR_INVALID_ARGUMENT;
@@ -171,13 +204,7 @@ static kl_result run_stages(const kl_mesh_def* def, kl_mesh* mesh, int32_t* rema
 	}
 	if (r == KL_OK)
 	{
-		// The point-shell backend's conglomerates (narrowphase/pointshell_build.c).
-		struct shell_progress sp = {def};
-		mesh->pointshell = report(def, "pointshell", 0.0f)
-							   ? kl_pointshell_build(mesh->vertices, mesh->info.vertex_count, mesh->indices,
-													 mesh->info.triangle_count, NULL, shell_progress_report, &sp)
-							   : NULL;
-		r = mesh->pointshell != NULL ? KL_OK : (kl_last_error_code() != KL_OK ? kl_last_error_code() : KL_ERR_INVALID_ARGUMENT);
+		r = report(def, "pointshell", 0.0f) ? build_pointshell(def, mesh) : KL_ERR_CANCELLED;
 	}
 	return r;
 }

@@ -88,9 +88,21 @@ typedef struct kl_mesh_def
 	const char* source;
 	kl_progress_fn* progress;
 	void* progress_context;
+	/// A file for the point-shell model (docs/pointshell.md): read when it holds this mesh's model,
+	/// else the model is built and written there. NULL: always build.
+	const char* pointshell_cache;
 } kl_mesh_def;
 
 KL_API kl_mesh_def kl_default_mesh_def(void);
+
+/// What became of kl_mesh_def.pointshell_cache.
+typedef enum kl_mesh_cache_status
+{
+	KL_MESH_CACHE_NONE = 0,		///< no cache file was named
+	KL_MESH_CACHE_READ,			///< the model came from the file
+	KL_MESH_CACHE_WRITTEN,		///< built, and written to the file
+	KL_MESH_CACHE_WRITE_FAILED, ///< built; the file could not be written (the mesh is fine)
+} kl_mesh_cache_status;
 
 /// How a mesh's mass properties were obtained.
 typedef enum kl_mesh_mass_source
@@ -116,6 +128,7 @@ typedef struct kl_mesh_info
 	kl_mesh_mass_source mass_source;
 	float volume; ///< of the closed mesh, or of the hull used for mass
 	kl_aabb bounds;
+	kl_mesh_cache_status pointshell_cache;
 } kl_mesh_info;
 
 /// An immutable, reference-counted collision model. Later stages add BVH, point-shell and
