@@ -291,8 +291,14 @@ bool run_locked(const kl_ps_batch* batch, const kl_ps_pair_query* pairs, int pai
 	auto* d_sorted = reserve<uint64_t>(slot_sorted, count);
 	size_t sort_bytes = 0, unique_bytes = 0, select_bytes = 0;
 	int n = static_cast<int>(count);
+	// Only the key's bits in use are sorted: two 24-bit triangles and the pair index above them.
+	int end_bit = 48;
+	while (end_bit < 64 && (static_cast<uint64_t>(pair_count > 0 ? pair_count - 1 : 0) >> (end_bit - 48)) != 0)
+	{
+		++end_bit;
+	}
 	ok = ok && d_sorted != nullptr &&
-		 cub::DeviceRadixSort::SortKeys(nullptr, sort_bytes, d_keys, d_sorted, n, 0, 64, stream) == cudaSuccess &&
+		 cub::DeviceRadixSort::SortKeys(nullptr, sort_bytes, d_keys, d_sorted, n, 0, end_bit, stream) == cudaSuccess &&
 		 cub::DeviceSelect::Unique(nullptr, unique_bytes, d_sorted, d_keys, d_selected, n, stream) == cudaSuccess;
 	auto* d_flags = ok ? reserve<uint8_t>(slot_flags, count) : nullptr;
 	ok = ok && d_flags != nullptr &&
@@ -302,7 +308,7 @@ bool run_locked(const kl_ps_batch* batch, const kl_ps_pair_query* pairs, int pai
 	temp_bytes = temp_bytes > select_bytes ? temp_bytes : select_bytes;
 	void* d_temp = ok ? reserve<uint8_t>(slot_temp, temp_bytes) : nullptr;
 	ok = ok && d_temp != nullptr &&
-		 cub::DeviceRadixSort::SortKeys(d_temp, temp_bytes, d_keys, d_sorted, n, 0, 64, stream) == cudaSuccess &&
+		 cub::DeviceRadixSort::SortKeys(d_temp, temp_bytes, d_keys, d_sorted, n, 0, end_bit, stream) == cudaSuccess &&
 		 cub::DeviceSelect::Unique(d_temp, temp_bytes, d_sorted, d_keys, d_selected, n, stream) == cudaSuccess;
 	cudaEventRecord(ev[2], stream);
 	// The triangle stage over the unique keys, then the survivors into d_sorted.
