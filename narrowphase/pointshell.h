@@ -80,6 +80,9 @@ kl_result kl_ps_search_cpu(const kl_ps_pair_query* pairs, int pair_count, bool f
 kl_result kl_ps_search_gpu(const kl_ps_pair_query* pairs, int pair_count, bool force_all, kl_ps_batch* batch,
 						   kl_ps_stats* stats);
 
+/// Grows an array of `size`-byte items to hold at least `need` (doubling); false when out of memory.
+bool kl_ps_grow(void** array, int* capacity, int need, size_t size);
+
 /// Adds b's times and counts to a.
 void kl_ps_stats_add(kl_ps_stats* a, const kl_ps_stats* b);
 

@@ -1,0 +1,34 @@
+// Kollide narrowphase — the stages of kl_pointshell_build (pointshell_build.c), each in its own
+// file: point shells (pointshell_shells.c), conglomerates and their boxes (pointshell_groups.c),
+// octrees (pointshell_octree.c).
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "pointshell.h"
+
+/// A third of the median edge length of the model's triangles: about four grid samples along a
+/// typical edge (the default sampling distance).
+float kl_ps_auto_spacing(const kl_ps_model_view* v);
+
+/// Rasterises one triangle's point shell into mask; returns its coverage radius.
+float kl_ps_rasterise(const kl_ps_f3 t[3], float spacing, kl_ps_mask* mask);
+
+/// Groups the model's triangles into conglomerates (m->tris, m->congs, m->cong_count) by median
+/// cut; false when out of memory.
+bool kl_ps_build_conglomerates(kl_pointshell* m, const kl_ps_model_view* v, const kl_pointshell_build_def* def);
+
+/// The PCA box of the triangles' vertices.
+kl_ps_obb kl_ps_pca_box(const kl_ps_model_view* v, const int32_t* tris, int count);
+
+/// The nodes of all conglomerates' octrees, grown as they are built.
+typedef struct kl_ps_octree_builder
+{
+	kl_ps_node* nodes;
+	int count;
+	int capacity;
+} kl_ps_octree_builder;
+
+/// Builds conglomerate c's octree over its triangles' samples and appends its points to the model
+/// (growing m->points, whose capacity point_capacity tracks); false when out of memory.
+bool kl_ps_add_octree(kl_pointshell* m, const kl_ps_model_view* v, kl_ps_conglomerate* c, kl_ps_octree_builder* b,
+					  uint32_t* point_capacity);
