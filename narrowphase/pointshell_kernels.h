@@ -304,10 +304,26 @@ typedef struct kl_ps_recent
 {
 	int32_t tri[KL_PS_RECENT];
 	int next;
+	int32_t last; ///< the triangle asked about last: Morton-sorted points come in runs of one triangle
 } kl_ps_recent;
+
+KL_HD static inline void kl_ps_recent_init(kl_ps_recent* r)
+{
+	for (int i = 0; i < KL_PS_RECENT; ++i)
+	{
+		r->tri[i] = -1;
+	}
+	r->next = 0;
+	r->last = -1;
+}
 
 KL_HD static inline bool kl_ps_recent_add(kl_ps_recent* r, int32_t tri)
 {
+	if (tri == r->last)
+	{
+		return false; // asked just before: in the ring already
+	}
+	r->last = tri;
 	for (int i = 0; i < KL_PS_RECENT; ++i)
 	{
 		if (r->tri[i] == tri)
@@ -351,8 +367,13 @@ KL_HD static inline void kl_ps_octree_near(const kl_ps_model_view* q, const kl_p
 		{
 			kl_ps_point s = q->points[i];
 			kl_ps_f3 d = kl_ps_make(s.x - p.x, s.y - p.y, s.z - p.z);
+			float d2 = kl_ps_dot(d, d);
+			if (d2 > bound2)
+			{
+				continue; // beyond even the conglomerate's largest coverage: no need to read the point's
+			}
 			float r = p_reach + w->q_factor * q->coverage[s.tri];
-			if (kl_ps_dot(d, d) <= r * r && kl_ps_recent_add(recent, s.tri))
+			if (d2 <= r * r && kl_ps_recent_add(recent, s.tri))
 			{
 				kl_ps_emit(out, w->swap ? kl_ps_key(w->pair, s.tri, p_tri) : kl_ps_key(w->pair, p_tri, s.tri));
 			}
@@ -440,11 +461,7 @@ KL_HD static inline int kl_ps_query_triangle(const kl_ps_model_view* p, const kl
 	kl_ps_f3 t[3];
 	kl_ps_triangle(p, p_tri, t);
 	kl_ps_recent recent;
-	for (int i = 0; i < KL_PS_RECENT; ++i)
-	{
-		recent.tri[i] = -1;
-	}
-	recent.next = 0;
+	kl_ps_recent_init(&recent);
 	float p_reach = w->p_factor * p->coverage[p_tri] + w->reach;
 	// The whole triangle first: its samples lie in its box (q's frame), so a box farther from the
 	// octree's cube than the search bound places none of them near it.
@@ -488,11 +505,7 @@ KL_HD static inline void kl_ps_query_sample(const kl_ps_model_view* p, const kl_
 {
 	kl_ps_point s = p->points[p->congs[w->p_cong].point_begin + (uint32_t)index];
 	kl_ps_recent recent;
-	for (int i = 0; i < KL_PS_RECENT; ++i)
-	{
-		recent.tri[i] = -1;
-	}
-	recent.next = 0;
+	kl_ps_recent_init(&recent);
 	float p_reach = w->p_factor * p->coverage[s.tri] + w->reach;
 	kl_ps_octree_near(q, q->congs + w->q_cong, kl_ps_apply(&w->p_to_q, kl_ps_make(s.x, s.y, s.z)), p_reach, w, s.tri,
 					  &recent, out);
