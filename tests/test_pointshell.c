@@ -53,6 +53,19 @@ static void free_mesh(test_mesh* m)
 	kl_meshgen_free(&m->mesh);
 }
 
+/// The engine's mesh of a generated one, its point-shell model read from or written to the cache
+/// file `path` (NULL: none).
+static kl_mesh* build_cached(const kl_meshgen_mesh* g, const char* path)
+{
+	kl_mesh_def md = kl_default_mesh_def();
+	md.vertices = g->vertices;
+	md.vertex_count = g->vertex_count;
+	md.indices = g->indices;
+	md.triangle_count = g->triangle_count;
+	md.pointshell_cache = path;
+	return kl_mesh_build(&md);
+}
+
 // ---------------------------------------------------------------------------------------------
 // The model
 
@@ -418,17 +431,6 @@ static void test_batch_of_pairs(void** state)
 // ---------------------------------------------------------------------------------------------
 // The cache file
 
-static kl_mesh* build_cached(const kl_meshgen_mesh* g, const char* path)
-{
-	kl_mesh_def md = kl_default_mesh_def();
-	md.vertices = g->vertices;
-	md.vertex_count = g->vertex_count;
-	md.indices = g->indices;
-	md.triangle_count = g->triangle_count;
-	md.pointshell_cache = path;
-	return kl_mesh_build(&md);
-}
-
 static void assert_same_model(const kl_pointshell* a, const kl_pointshell* b)
 {
 	assert_int_equal(a->cong_count, b->cong_count);
@@ -571,12 +573,7 @@ static float drop_gear(kl_mesh_backend backend, bool use_gpu, kl_counters* count
 	kl_meshgen_gear_params g = kl_meshgen_default_gear_params();
 	kl_meshgen_mesh gm;
 	assert_int_equal(kl_meshgen_gear(&g, &gm), KL_OK);
-	kl_mesh_def md = kl_default_mesh_def();
-	md.vertices = gm.vertices;
-	md.vertex_count = gm.vertex_count;
-	md.indices = gm.indices;
-	md.triangle_count = gm.triangle_count;
-	kl_mesh* mesh = kl_mesh_build(&md);
+	kl_mesh* mesh = build_cached(&gm, NULL);
 	assert_non_null(mesh);
 	kl_world_def wd = kl_default_world_def();
 	wd.use_gpu = use_gpu;
@@ -636,12 +633,7 @@ static void test_debug_draw(void** state)
 	(void)state;
 	test_mesh g;
 	make_gear(&g);
-	kl_mesh_def md = kl_default_mesh_def();
-	md.vertices = g.mesh.vertices;
-	md.vertex_count = g.mesh.vertex_count;
-	md.indices = g.mesh.indices;
-	md.triangle_count = g.mesh.triangle_count;
-	kl_mesh* mesh = kl_mesh_build(&md);
+	kl_mesh* mesh = build_cached(&g.mesh, NULL);
 	assert_non_null(mesh);
 	kl_world_def wd = kl_default_world_def();
 	kl_world_id world = kl_create_world(&wd);

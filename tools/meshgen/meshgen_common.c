@@ -341,3 +341,22 @@ kl_result kl_meshgen_write(const kl_meshgen_mesh* mesh, const char* path)
 	ok = fclose(f) == 0 && ok;
 	return ok ? KL_OK : mg_fail(KL_ERR_IO, "write: error writing '%s'", path);
 }
+
+/// Triangles of a lathe whose vertices are laid out as: the first axis point, `rings` rings of
+/// `segments` vertices counter-clockwise about the axis, the last axis point.
+void mg_lathe_faces(mg_builder* b, int first, int rings, int segments)
+{
+	int last = first + 1 + rings * segments;
+	for (int i = 0; i < segments; ++i)
+	{
+		int i1 = (i + 1) % segments;
+		mg_triangle(b, first, first + 1 + i1, first + 1 + i);
+		for (int j = 0; j + 1 < rings; ++j)
+		{
+			int lo = first + 1 + j * segments, hi = lo + segments;
+			mg_quad(b, lo + i, lo + i1, hi + i1, hi + i);
+		}
+		int top = first + 1 + (rings - 1) * segments;
+		mg_triangle(b, top + i, top + i1, last);
+	}
+}

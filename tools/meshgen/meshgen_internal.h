@@ -37,6 +37,9 @@ void mg_triangle(mg_builder* b, int a, int c, int d);
 /// A quad a-b-c-d counter-clockwise seen from outside, split along the diagonal whose two
 /// triangles face most along the quad's normal (never a folded split of a simple quad).
 void mg_quad(mg_builder* b, int a, int c, int d, int e);
+/// Triangles of a lathe whose vertices are laid out as: the first axis point, `rings` rings of
+/// `segments` vertices counter-clockwise about the axis, the last axis point.
+void mg_lathe_faces(mg_builder* b, int first, int rings, int segments);
 /// Moves the arrays into out, or frees them and fails with KL_ERR_OUT_OF_MEMORY.
 kl_result mg_finish(mg_builder* b, kl_meshgen_mesh* out);
 

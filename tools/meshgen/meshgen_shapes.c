@@ -21,19 +21,8 @@ static void revolve(mg_builder* b, const double* r, const double* z, int count, 
 			mg_vertex(b, r[j] * cos(theta), r[j] * sin(theta), z[j]);
 		}
 	}
-	int last = mg_vertex(b, 0.0, 0.0, z[count - 1]);
-	for (int i = 0; i < segments; ++i)
-	{
-		int i1 = (i + 1) % segments;
-		mg_triangle(b, first, first + 1 + i1, first + 1 + i);
-		for (int j = 0; j + 1 < rings; ++j)
-		{
-			int lo = first + 1 + j * segments, hi = lo + segments;
-			mg_quad(b, lo + i, lo + i1, hi + i1, hi + i);
-		}
-		int top = first + 1 + (rings - 1) * segments;
-		mg_triangle(b, top + i, top + i1, last);
-	}
+	mg_vertex(b, 0.0, 0.0, z[count - 1]);
+	mg_lathe_faces(b, first, rings, segments);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -112,25 +112,6 @@ static bool make_profile(profile* p, const double (*corner)[2], int n, double ra
 	return true;
 }
 
-/// Triangles of a lathe whose vertices are laid out as: the first axis point, `rings` rings of
-/// `segments` vertices counter-clockwise about the axis, the last axis point.
-static void lathe_faces(mg_builder* b, int first, int rings, int segments)
-{
-	int last = first + 1 + rings * segments;
-	for (int i = 0; i < segments; ++i)
-	{
-		int i1 = (i + 1) % segments;
-		mg_triangle(b, first, first + 1 + i1, first + 1 + i);
-		for (int j = 0; j + 1 < rings; ++j)
-		{
-			int lo = first + 1 + j * segments, hi = lo + segments;
-			mg_quad(b, lo + i, lo + i1, hi + i1, hi + i);
-		}
-		int top = first + 1 + (rings - 1) * segments;
-		mg_triangle(b, top + i, top + i1, last);
-	}
-}
-
 // ---------------------------------------------------------------------------------------------
 // Screwdriver
 
@@ -248,7 +229,7 @@ kl_result kl_meshgen_screwdriver(const kl_meshgen_screwdriver_params* params, kl
 		}
 	}
 	mg_vertex(&b, 0.0, 0.0, L);
-	lathe_faces(&b, first, rings, segments);
+	mg_lathe_faces(&b, first, rings, segments);
 	free(prof.r);
 	return mg_finish(&b, out);
 }
@@ -345,7 +326,7 @@ static void arm_add_part(mg_builder* b, const arm_part* part, double scale, int 
 			mg_vertex(b, p[0], p[1], p[2]);
 		}
 	}
-	lathe_faces(b, first, prof->count - 2, segments);
+	mg_lathe_faces(b, first, prof->count - 2, segments);
 }
 
 kl_result kl_meshgen_robot_arm(const kl_meshgen_robot_arm_params* params, kl_meshgen_mesh* out)
