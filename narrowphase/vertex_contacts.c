@@ -120,13 +120,27 @@ static kl_d3 kl_pseudo_normal(const kl_triangle_set* set, const kl_nearest* near
 	return kl_world_vertex_normal(set, set->indices[3 * near->tri + near->feature]);
 }
 
+double kl_set_signed_distance(const kl_triangle_set* set, vec3s p, double within)
+{
+	kl_nearest near = {within * within, p, -1, 0};
+	kl_nearest_in_tree(set, p, &near);
+	if (near.tri < 0)
+	{
+		return DBL_MAX;
+	}
+	double dist = sqrt(near.d2);
+	return kl_d3_dot(kl_d3_rel(p, near.point), kl_pseudo_normal(set, &near)) < 0.0 ? -dist : dist;
+}
+
 /// A point p of set p's surface against set q's: a contact when its signed distance lies within
 /// [-max_depth, margin]; sets the contact's point, normal, separation and kind, not its ids. near
-/// holds the nearest point among the candidates, which hold every surface within `complete` of p;
-/// a point that seems inside and farther than that asks q's whole BVH for a nearer one, and so
-/// does every point when search_tree is set (the candidates then need not be complete).
+/// holds the nearest point among the candidates, which hold every surface within `trusted` of p
+/// and every candidate triangle within `complete`. A point that seems inside and farther than
+/// `trusted` is dropped when q's whole BVH finds a nearer surface it is outside of; farther than
+/// `complete`, the tree's nearest surface replaces the candidates', and so it does for every point
+/// when search_tree is set (the candidates then need not be complete).
 static bool kl_point_contact(const kl_triangle_set* q_set, bool p_is_a, vec3s p, kl_nearest* near, bool search_tree,
-							 double complete, const kl_tri_contact_config* config, kl_tri_contact* out)
+							 double trusted, double complete, const kl_tri_contact_config* config, kl_tri_contact* out)
 {
 	double dist = sqrt(near->d2);
 	if (dist > fmax(config->max_depth, config->margin) && !search_tree)
@@ -141,6 +155,21 @@ static bool kl_point_contact(const kl_triangle_set* q_set, bool p_is_a, vec3s p,
 		pseudo = kl_pseudo_normal(q_set, near);
 		w = kl_d3_rel(p, near->point);
 		inside = kl_d3_dot(w, pseudo) < 0.0;
+	}
+	if (!search_tree && inside && dist > trusted && dist <= complete)
+	{
+		// Beyond `trusted` the offers may lack the nearest surface (it lay farther above its plane
+		// than the pair's reach), and a farther one behind whose plane p lies reads as inside: a
+		// vertex in a bowl's hollow measured to the outer wall, 20-25 mm "deep". Only a nearer
+		// surface that p is outside of overrules the offers; one that p is also inside of does not,
+		// so a screw crest pressed into a thin tooth keeps the flank it entered by.
+		kl_nearest found = *near;
+		kl_nearest_in_tree(q_set, p, &found);
+		if ((found.tri != near->tri || found.feature != near->feature) &&
+			kl_d3_dot(kl_d3_rel(p, found.point), kl_pseudo_normal(q_set, &found)) >= 0.0)
+		{
+			return false; // outside, and beyond the reach of this step: no contact
+		}
 	}
 	if (search_tree || (inside && dist > complete))
 	{
@@ -217,10 +246,10 @@ static bool kl_normal_in_cone(kl_d3 axis, double cone_cos, const kl_tri_contact*
 /// One vertex of set p against set q's surface (kl_point_contact); the id follows the vertex. The
 /// normal must lie in the vertex's normal cone (kl_normal_in_cone).
 static bool kl_vertex_contact(const kl_triangle_set* p_set, const kl_triangle_set* q_set, bool p_is_a, int32_t v,
-							  vec3s p, kl_nearest* near, double complete, const kl_tri_contact_config* config,
-							  kl_tri_contact* out)
+							  vec3s p, kl_nearest* near, double trusted, double complete,
+							  const kl_tri_contact_config* config, kl_tri_contact* out)
 {
-	if (!kl_point_contact(q_set, p_is_a, p, near, false, complete, config, out))
+	if (!kl_point_contact(q_set, p_is_a, p, near, false, trusted, complete, config, out))
 	{
 		return false;
 	}
@@ -339,8 +368,8 @@ static void kl_side_offer(kl_mesh_scratch* s, int side, int32_t v, vec3s p, int 
 
 /// The contacts of this side's offered vertices against the other set; the offers hold every
 /// surface within `complete` of a vertex.
-static int kl_side_finish(const kl_triangle_set* p_set, const kl_triangle_set* q_set, int side, double complete,
-						  const kl_tri_contact_config* config, kl_mesh_scratch* s, int count)
+static int kl_side_finish(const kl_triangle_set* p_set, const kl_triangle_set* q_set, int side, double trusted,
+						  double complete, const kl_tri_contact_config* config, kl_mesh_scratch* s, int count)
 {
 	for (int i = 0; i < s->touched_count[side]; ++i)
 	{
@@ -350,7 +379,7 @@ static int kl_side_finish(const kl_triangle_set* p_set, const kl_triangle_set* q
 			return -1;
 		}
 		kl_nearest near = s->slots[side][v].nearest;
-		if (kl_vertex_contact(p_set, q_set, side == 0, v, kl_cached_vertex(s, side, p_set, v), &near, complete,
+		if (kl_vertex_contact(p_set, q_set, side == 0, v, kl_cached_vertex(s, side, p_set, v), &near, trusted, complete,
 							  config, s->contacts + count))
 		{
 			++count;
@@ -514,7 +543,7 @@ static int kl_pierce_contacts(const kl_triangle_set* a, const kl_triangle_set* b
 		kl_tri_contact* c = s->contacts + count;
 		kl_d3 axis;
 		double cone_cos = kl_edge_cone(p_set, in->owner, in->edge, &axis);
-		if (kl_point_contact(q_set, in->side == 0, p, &near, true, 0.0, config, c) &&
+		if (kl_point_contact(q_set, in->side == 0, p, &near, true, 0.0, 0.0, config, c) &&
 			kl_normal_in_cone(axis, cone_cos, c, in->side == 0))
 		{
 			c->tri_a = (uint32_t)lo;
@@ -682,10 +711,9 @@ int kl_vertex_contacts(const kl_triangle_set* a, const kl_triangle_set* b, const
 		count += kl_pair_edge_contacts(a, b, pairs[i], ta, na, tb, nb, config, scratch, scratch->contacts + count);
 	}
 	// The offers are complete within `reach` (every pair and vertex offer that close survived the
-	// filters above), but the tree is asked only beyond the margin: asking it from `reach` on
-	// corrects vertices in a bowl's hollow that read 20-25 mm deep against the outer wall, but made
-	// the screw rattle in its thread for 5 s and then drift 0.65 mm (docs/mesh-narrowphase.md).
-	count = kl_side_finish(a, b, 0, config->margin, config, scratch, count);
-	count = count < 0 ? count : kl_side_finish(b, a, 1, config->margin, config, scratch, count);
+	// filters above). Beyond it an inside reading is checked against the tree, which may only say
+	// "outside" (kl_point_contact); beyond the margin the tree's nearest surface replaces it.
+	count = kl_side_finish(a, b, 0, reach, config->margin, config, scratch, count);
+	count = count < 0 ? count : kl_side_finish(b, a, 1, reach, config->margin, config, scratch, count);
 	return count < 0 ? count : kl_pierce_contacts(a, b, config, scratch, count);
 }

@@ -27,3 +27,8 @@
 int kl_vertex_contacts(const kl_triangle_set* a, const kl_triangle_set* b, const kl_tri_pair* pairs, int pair_count,
 					   const kl_tri_contact_config* config, const kl_vertex_motion* motion, kl_mesh_scratch* scratch,
 					   int start);
+
+/// The signed distance (m, negative inside) from world point p to the set's surface, from its
+/// nearest point in the whole BVH and that feature's pseudo-normal; DBL_MAX when no surface lies
+/// within `within`. Exact for closed meshes.
+double kl_set_signed_distance(const kl_triangle_set* set, vec3s p, double within);

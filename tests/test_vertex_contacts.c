@@ -1,6 +1,7 @@
 // Vertex and edge contacts of two meshes (narrowphase/vertex_contacts.h) and their pieces: vertex
 // pseudo-normals with their cones, the BVH's nearest-triangle walk, two bars crossing (no vertex of
-// either inside the other), and a vertex deeper than the margin that only the tree walk measures.
+// either inside the other), a vertex deeper than the margin that only the tree walk measures, and
+// the signed distance to a set's surface that checks deep readings.
 #include "kl_test.h"
 
 #include "bvh_near.h"
@@ -9,6 +10,7 @@
 #include "tri_tri.h"
 #include "vertex_contacts.h"
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -185,6 +187,22 @@ static void test_deep_vertex_found_through_the_tree(void** state)
 	kl_bvh_destroy(small.bvh);
 }
 
+static void test_signed_distance_of_a_box(void** state)
+{
+	(void)state;
+	// A 2 × 4 × 1 box: inside a face, outside a face, outside past an edge and a corner (the
+	// pseudo-normals there), and nothing within a radius that is too short.
+	box_mesh m;
+	box_make(&m, kl_vec3(1.0f, 2.0f, 0.5f), kl_vec3(0.5f, 0.0f, 0.0f));
+	assert_near(kl_set_signed_distance(&m.set, kl_vec3(0.5f, 0.0f, 0.3f), 1.0), -0.2, 1e-6);
+	assert_near(kl_set_signed_distance(&m.set, kl_vec3(1.2f, 0.5f, 0.0f), 1.0), -0.3, 1e-6);
+	assert_near(kl_set_signed_distance(&m.set, kl_vec3(0.5f, 0.0f, 0.8f), 1.0), 0.3, 1e-6);
+	assert_near(kl_set_signed_distance(&m.set, kl_vec3(1.8f, 0.0f, 0.8f), 1.0), sqrt(0.18), 1e-6);
+	assert_near(kl_set_signed_distance(&m.set, kl_vec3(1.6f, 2.1f, 0.6f), 1.0), sqrt(0.03), 1e-6);
+	assert_true(kl_set_signed_distance(&m.set, kl_vec3(0.5f, 0.0f, 0.8f), 0.25) == DBL_MAX);
+	kl_bvh_destroy(m.bvh);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -192,6 +210,7 @@ int main(void)
 		cmocka_unit_test(test_near_point_matches_brute_force),
 		cmocka_unit_test(test_crossed_bars),
 		cmocka_unit_test(test_deep_vertex_found_through_the_tree),
+		cmocka_unit_test(test_signed_distance_of_a_box),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
