@@ -715,6 +715,51 @@ static void test_world_backend(void** state)
 	kl_destroy_world(world);
 }
 
+/// A mesh built with skip_pointshell has no model: it is smaller, and its shapes refuse the
+/// point-shell backend with a clear error while the BVH backend works as before.
+static void test_skip_pointshell(void** state)
+{
+	(void)state;
+	test_mesh gear;
+	make_gear(&gear);
+	kl_mesh* with = build_cached(&gear.mesh, NULL);
+	kl_mesh_def md = kl_default_mesh_def();
+	md.vertices = gear.mesh.vertices;
+	md.vertex_count = gear.mesh.vertex_count;
+	md.indices = gear.mesh.indices;
+	md.triangle_count = gear.mesh.triangle_count;
+	md.skip_pointshell = true;
+	kl_mesh* without = kl_mesh_build(&md);
+	assert_non_null(with);
+	assert_non_null(without);
+	assert_true(kl_mesh_get_info(with).has_pointshell);
+	assert_false(kl_mesh_get_info(without).has_pointshell);
+	assert_int_equal(kl_mesh_get_info(without).triangle_count, kl_mesh_get_info(with).triangle_count);
+
+	kl_world_def wd = kl_default_world_def();
+	kl_world_id world = kl_create_world(&wd);
+	kl_body_def bd = kl_default_body_def();
+	bd.type = KL_BODY_DYNAMIC;
+	kl_body_id body = kl_create_body(world, &bd);
+	kl_shape_def sd = kl_default_shape_def();
+	sd.mesh_backend = KL_MESH_BACKEND_POINTSHELL;
+	assert_true(KL_IS_NULL(kl_create_mesh_shape(body, &sd, without, kl_vec3(1.0f, 1.0f, 1.0f))));
+	assert_int_equal(kl_last_error_code(), KL_ERR_UNSUPPORTED);
+	kl_shape_id on_with = kl_create_mesh_shape(body, &sd, with, kl_vec3(1.0f, 1.0f, 1.0f));
+	assert_true(KL_IS_NON_NULL(on_with));
+	sd.mesh_backend = KL_MESH_BACKEND_BVH;
+	kl_shape_id on_without = kl_create_mesh_shape(body, &sd, without, kl_vec3(1.0f, 1.0f, 1.0f));
+	assert_true(KL_IS_NON_NULL(on_without));
+	assert_int_equal(kl_shape_set_mesh_backend(on_without, KL_MESH_BACKEND_POINTSHELL), KL_ERR_UNSUPPORTED);
+	assert_int_equal(kl_shape_get_mesh_backend(on_without), KL_MESH_BACKEND_BVH);
+	assert_int_equal(kl_shape_set_mesh_backend(on_with, KL_MESH_BACKEND_BVH), KL_OK);
+	assert_int_equal(kl_shape_set_mesh_backend(on_with, KL_MESH_BACKEND_POINTSHELL), KL_OK);
+	kl_destroy_world(world);
+	kl_mesh_release(with);
+	kl_mesh_release(without);
+	free_mesh(&gear);
+}
+
 // ---------------------------------------------------------------------------------------------
 // GPU = CPU
 
@@ -779,6 +824,7 @@ int main(void)
 		cmocka_unit_test(test_sample_items_equal_triangle_items),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_world_backend),
+		cmocka_unit_test(test_skip_pointshell),
 		cmocka_unit_test(test_debug_draw),
 		cmocka_unit_test(test_cache_file),
 		cmocka_unit_test(test_gpu_matches_cpu),

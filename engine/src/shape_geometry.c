@@ -259,6 +259,10 @@ kl_result kl_shape_set_mesh_backend(kl_shape_id id, kl_mesh_backend backend)
 	{
 		return kl_fail(KL_ERR_LOCKED, "cannot change a mesh backend while the world steps");
 	}
+	if (backend == KL_MESH_BACKEND_POINTSHELL && !kl_mesh_get_info(shape->mesh.mesh).has_pointshell)
+	{
+		return kl_fail(KL_ERR_UNSUPPORTED, "the shape's mesh was built with skip_pointshell: no point shells");
+	}
 	shape->mesh_backend = backend;
 	return KL_OK;
 }
