@@ -55,13 +55,19 @@ static void free_mesh(test_mesh* m)
 
 /// The engine's mesh of a generated one, its point-shell model read from or written to the cache
 /// file `path` (NULL: none).
-static kl_mesh* build_cached(const kl_meshgen_mesh* g, const char* path)
+static kl_mesh_def mesh_def_of(const kl_meshgen_mesh* g)
 {
 	kl_mesh_def md = kl_default_mesh_def();
 	md.vertices = g->vertices;
 	md.vertex_count = g->vertex_count;
 	md.indices = g->indices;
 	md.triangle_count = g->triangle_count;
+	return md;
+}
+
+static kl_mesh* build_cached(const kl_meshgen_mesh* g, const char* path)
+{
+	kl_mesh_def md = mesh_def_of(g);
 	md.pointshell_cache = path;
 	return kl_mesh_build(&md);
 }
@@ -723,11 +729,7 @@ static void test_skip_pointshell(void** state)
 	test_mesh gear;
 	make_gear(&gear);
 	kl_mesh* with = build_cached(&gear.mesh, NULL);
-	kl_mesh_def md = kl_default_mesh_def();
-	md.vertices = gear.mesh.vertices;
-	md.vertex_count = gear.mesh.vertex_count;
-	md.indices = gear.mesh.indices;
-	md.triangle_count = gear.mesh.triangle_count;
+	kl_mesh_def md = mesh_def_of(&gear.mesh);
 	md.skip_pointshell = true;
 	kl_mesh* without = kl_mesh_build(&md);
 	assert_non_null(with);
