@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#define KL_PS_CACHE_VERSION 1u
+#define KL_PS_CACHE_VERSION 2u // 2: measured coverage (pointshell_shells.c); a version-1 file is rebuilt
 #define KL_PS_CACHE_BOM 0x01020304u
 
 typedef struct cache_header

@@ -155,6 +155,45 @@ static void check_coverage(const kl_pointshell* m, uint32_t seed)
 	}
 }
 
+/// The coverage bound on a dense lattice of every triangle (its vertices and edges included): it
+/// holds at every lattice point, and it is tight, within half a grid cell of the farthest lattice
+/// point's distance (the proof's bound, diagonal plus half an edge spacing, runs about twice that).
+static void check_coverage_dense(const kl_pointshell* m)
+{
+	kl_ps_model_view v = kl_pointshell_view(m);
+	const int lattice = 24;
+	int tight = 0;
+	for (int tri = 0; tri < m->triangle_count; ++tri)
+	{
+		kl_ps_f3 t[3];
+		kl_ps_triangle(&v, tri, t);
+		float farthest = 0.0f;
+		for (int a = 0; a <= lattice; ++a)
+		{
+			for (int b = 0; a + b <= lattice; ++b)
+			{
+				float r1 = (float)a / (float)lattice, r2 = (float)b / (float)lattice;
+				kl_ps_f3 x = kl_ps_add(t[0], kl_ps_add(kl_ps_scale(kl_ps_sub(t[1], t[0]), r1),
+													   kl_ps_scale(kl_ps_sub(t[2], t[0]), r2)));
+				kl_ps_sampler it;
+				kl_ps_sampler_init(&it, t, m->masks + tri);
+				float best = 1e30f;
+				kl_ps_f3 s;
+				while (kl_ps_sampler_next(&it, &s))
+				{
+					kl_ps_f3 d = kl_ps_sub(s, x);
+					best = fminf(best, sqrtf(kl_ps_dot(d, d)));
+				}
+				assert_true(best <= m->tri_coverage[tri]);
+				farthest = fmaxf(farthest, best);
+			}
+		}
+		float cell = fmaxf(m->masks[tri].cell[0], m->masks[tri].cell[1]);
+		tight += m->tri_coverage[tri] <= farthest + 0.5f * cell;
+	}
+	assert_int_equal(tight, m->triangle_count);
+}
+
 static void test_model(void** state)
 {
 	(void)state;
@@ -167,6 +206,7 @@ static void test_model(void** state)
 		const kl_pointshell* m = models[i];
 		check_model(m);
 		check_coverage(m, 7u + (uint32_t)i);
+		check_coverage_dense(m);
 		kl_pointshell_memory mem = kl_pointshell_memory_of(m);
 		assert_int_equal(mem.shells, 40 * (size_t)m->triangle_count);
 		printf("  %d triangles: %d conglomerates, %u samples (%.1f per triangle), %d nodes, spacing %.2f mm, "
