@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: MIT
 #include "bvh_near.h"
 
+#include "bvh_walk.h"
+
 #include <math.h>
 
 /// A lower bound of the distance from the point to the DOP: the farthest slab it lies outside of,
@@ -20,6 +22,27 @@ static double kl_point_dop_gap(const kl_bvh* t, const double p[3], const double*
 	return gap;
 }
 
+typedef struct kl_near_walk
+{
+	const double* point;
+	double radius;
+	double inv_len[KL_KDOP_MAX_AXES];
+	kl_bvh_near_fn* visit;
+	void* context;
+} kl_near_walk;
+
+static bool kl_near_dop(const kl_bvh* tree, const double* lo, const double* hi, void* query)
+{
+	kl_near_walk* w = query;
+	return kl_point_dop_gap(tree, w->point, w->inv_len, lo, hi) <= w->radius;
+}
+
+static void kl_near_leaf(int triangle, void* query)
+{
+	kl_near_walk* w = query;
+	w->visit(triangle, &w->radius, w->context);
+}
+
 void kl_bvh_near_point(const kl_bvh* tree, const double point[3], double radius, kl_bvh_near_fn* visit,
 					   void* context)
 {
@@ -27,38 +50,12 @@ void kl_bvh_near_point(const kl_bvh* tree, const double point[3], double radius,
 	{
 		return;
 	}
-	double inv_len[KL_KDOP_MAX_AXES];
+	kl_near_walk w = {point, radius, {0}, visit, context};
 	for (int a = 0; a < tree->axes; ++a)
 	{
 		const float* n = tree->dirs->dir[a];
 		// Slightly shortened: float slabs are rounded outward, so the bound stays a lower one.
-		inv_len[a] = (1.0 - 1e-6) / sqrt((double)n[0] * n[0] + (double)n[1] * n[1] + (double)n[2] * n[2]);
+		w.inv_len[a] = (1.0 - 1e-6) / sqrt((double)n[0] * n[0] + (double)n[1] * n[1] + (double)n[2] * n[2]);
 	}
-	int stack[64 * KL_BVH_MAX_WIDTH]; // 64 levels of the widest nodes
-	int top = 0;
-	stack[top++] = 0;
-	double lo[KL_KDOP_MAX_AXES], hi[KL_KDOP_MAX_AXES];
-	while (top > 0)
-	{
-		int node = stack[--top];
-		const int32_t* child = kl_bvh_node_children(tree, node);
-		int count = kl_bvh_node_count(tree, node);
-		for (int lane = 0; lane < count; ++lane)
-		{
-			kl_bvh_child_dop(tree, node, lane, lo, hi);
-			if (kl_point_dop_gap(tree, point, inv_len, lo, hi) > radius)
-			{
-				continue;
-			}
-			if (child[lane] >= 0)
-			{
-				if (top < (int)(sizeof(stack) / sizeof(stack[0])))
-				{
-					stack[top++] = child[lane];
-				}
-				continue;
-			}
-			visit(-1 - child[lane], &radius, context);
-		}
-	}
+	kl_bvh_walk(tree, kl_near_dop, kl_near_leaf, &w);
 }

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: MIT
 #include "bvh_ray.h"
 
+#include "bvh_walk.h"
 #include "dvec3.h"
 
 typedef struct kl_ray_query
@@ -11,6 +12,9 @@ typedef struct kl_ray_query
 	double min_t;
 	double best;
 	int skip;
+	const float* vertices;
+	const int32_t* indices;
+	bool hit;
 } kl_ray_query;
 
 static kl_d3 kl_vertex_at(const float* v, int32_t i)
@@ -19,8 +23,9 @@ static kl_d3 kl_vertex_at(const float* v, int32_t i)
 }
 
 /// Whether the ray's part in [min_t, best] may meet the DOP.
-static bool kl_ray_meets_dop(const kl_bvh* t, const kl_ray_query* r, const double* lo, const double* hi)
+static bool kl_ray_meets_dop(const kl_bvh* t, const double* lo, const double* hi, void* query)
 {
+	const kl_ray_query* r = query;
 	double enter = r->min_t, leave = r->best;
 	for (int a = 0; a < t->axes; ++a)
 	{
@@ -71,51 +76,34 @@ static double kl_ray_meets_triangle(const kl_ray_query* r, kl_d3 a, kl_d3 b, kl_
 	return kl_d3_dot(e2, q) / det;
 }
 
+static void kl_ray_leaf(int tri, void* query)
+{
+	kl_ray_query* r = query;
+	if (tri == r->skip)
+	{
+		return;
+	}
+	const int32_t* idx = r->indices + 3 * tri;
+	double t = kl_ray_meets_triangle(r, kl_vertex_at(r->vertices, idx[0]), kl_vertex_at(r->vertices, idx[1]),
+									 kl_vertex_at(r->vertices, idx[2]));
+	if (t > r->min_t && t <= r->best)
+	{
+		r->best = t;
+		r->hit = true;
+	}
+}
+
 double kl_bvh_ray(const kl_bvh* tree, const float* vertices, const int32_t* indices, const double origin[3],
 				  const double dir[3], double min_t, double max_t, int skip)
 {
-	kl_ray_query r = {kl_d3_make(origin[0], origin[1], origin[2]), kl_d3_make(dir[0], dir[1], dir[2]), min_t,
-					  max_t, skip};
-	bool hit = false;
-	// Depth first: each visited node pushes at most `width` children.
-	int stack[64 * KL_BVH_MAX_WIDTH]; // 64 levels of the widest nodes
-	int top = 0;
-	stack[top++] = 0;
-	double lo[KL_KDOP_MAX_AXES], hi[KL_KDOP_MAX_AXES];
-	while (top > 0)
-	{
-		int node = stack[--top];
-		const int32_t* child = kl_bvh_node_children(tree, node);
-		int count = kl_bvh_node_count(tree, node);
-		for (int lane = 0; lane < count; ++lane)
-		{
-			kl_bvh_child_dop(tree, node, lane, lo, hi);
-			if (!kl_ray_meets_dop(tree, &r, lo, hi))
-			{
-				continue;
-			}
-			if (child[lane] >= 0)
-			{
-				if (top < (int)(sizeof(stack) / sizeof(stack[0])))
-				{
-					stack[top++] = child[lane];
-				}
-				continue;
-			}
-			int tri = -1 - child[lane];
-			if (tri == skip)
-			{
-				continue;
-			}
-			const int32_t* idx = indices + 3 * tri;
-			double t = kl_ray_meets_triangle(&r, kl_vertex_at(vertices, idx[0]), kl_vertex_at(vertices, idx[1]),
-											 kl_vertex_at(vertices, idx[2]));
-			if (t > min_t && t <= r.best)
-			{
-				r.best = t;
-				hit = true;
-			}
-		}
-	}
-	return hit ? r.best : max_t + 1.0;
+	kl_ray_query r = {kl_d3_make(origin[0], origin[1], origin[2]),
+					  kl_d3_make(dir[0], dir[1], dir[2]),
+					  min_t,
+					  max_t,
+					  skip,
+					  vertices,
+					  indices,
+					  false};
+	kl_bvh_walk(tree, kl_ray_meets_dop, kl_ray_leaf, &r);
+	return r.hit ? r.best : max_t + 1.0;
 }
