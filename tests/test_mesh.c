@@ -637,20 +637,27 @@ static bool record_progress(const char* stage, float fraction, void* context)
 static void test_progress_stages(void** state)
 {
 	(void)state;
-	progress_log log = {0};
-	kl_mesh_def def = cube_def();
-	def.progress = record_progress;
-	def.progress_context = &log;
-	kl_mesh* mesh = kl_mesh_build(&def);
-	assert_non_null(mesh);
-	kl_mesh_release(mesh);
+	// By default the point-shell stage is left out; build_pointshell adds it.
 	const char* expected[6] = {"weld", "clean", "topology", "mass", "bvh", "pointshell"};
-	assert_int_equal(log.count, 12);
-	for (int i = 0; i < 6; ++i)
+	for (int with_shells = 0; with_shells < 2; ++with_shells)
 	{
-		assert_string_equal(log.stages[2 * i], expected[i]);
-		assert_string_equal(log.stages[2 * i + 1], expected[i]);
-		assert_true(log.fractions[2 * i] == 0.0f && log.fractions[2 * i + 1] == 1.0f);
+		progress_log log = {0};
+		kl_mesh_def def = cube_def();
+		def.progress = record_progress;
+		def.progress_context = &log;
+		def.build_pointshell = with_shells;
+		kl_mesh* mesh = kl_mesh_build(&def);
+		assert_non_null(mesh);
+		assert_true(kl_mesh_get_info(mesh).has_pointshell == (bool)with_shells);
+		kl_mesh_release(mesh);
+		int stages = with_shells ? 6 : 5;
+		assert_int_equal(log.count, 2 * stages);
+		for (int i = 0; i < stages; ++i)
+		{
+			assert_string_equal(log.stages[2 * i], expected[i]);
+			assert_string_equal(log.stages[2 * i + 1], expected[i]);
+			assert_true(log.fractions[2 * i] == 0.0f && log.fractions[2 * i + 1] == 1.0f);
+		}
 	}
 }
 
@@ -665,6 +672,7 @@ static void test_progress_cancel(void** state)
 		kl_mesh_def def = cube_def();
 		def.progress = record_progress;
 		def.progress_context = &log;
+		def.build_pointshell = true;
 		kl_clear_error();
 		assert_null(kl_mesh_build(&def)); // everything freed: the sanitizers check
 		assert_non_null(strstr(kl_last_error(), "cancelled"));

@@ -68,6 +68,7 @@ static kl_mesh_def mesh_def_of(const kl_meshgen_mesh* g)
 static kl_mesh* build_cached(const kl_meshgen_mesh* g, const char* path)
 {
 	kl_mesh_def md = mesh_def_of(g);
+	md.build_pointshell = true;
 	md.pointshell_cache = path;
 	return kl_mesh_build(&md);
 }
@@ -761,16 +762,15 @@ static void test_world_backend(void** state)
 	kl_destroy_world(world);
 }
 
-/// A mesh built with skip_pointshell has no model: it is smaller, and its shapes refuse the
+/// A mesh built without build_pointshell (the default) has no model: its shapes refuse the
 /// point-shell backend with a clear error while the BVH backend works as before.
-static void test_skip_pointshell(void** state)
+static void test_without_pointshell(void** state)
 {
 	(void)state;
 	test_mesh gear;
 	make_gear(&gear);
 	kl_mesh* with = build_cached(&gear.mesh, NULL);
 	kl_mesh_def md = mesh_def_of(&gear.mesh);
-	md.skip_pointshell = true;
 	kl_mesh* without = kl_mesh_build(&md);
 	assert_non_null(with);
 	assert_non_null(without);
@@ -866,7 +866,7 @@ int main(void)
 		cmocka_unit_test(test_sample_items_equal_triangle_items),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_world_backend),
-		cmocka_unit_test(test_skip_pointshell),
+		cmocka_unit_test(test_without_pointshell),
 		cmocka_unit_test(test_debug_draw),
 		cmocka_unit_test(test_cache_file),
 		cmocka_unit_test(test_gpu_matches_cpu),

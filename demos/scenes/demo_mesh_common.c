@@ -4,7 +4,13 @@
 
 kl_mesh* kl_demo_mesh_from_meshgen(kl_meshgen_mesh* generated, const char* what)
 {
+	return kl_demo_mesh_from_meshgen_with(generated, what, false);
+}
+
+kl_mesh* kl_demo_mesh_from_meshgen_with(kl_meshgen_mesh* generated, const char* what, bool point_shells)
+{
 	kl_mesh_def def = kl_default_mesh_def();
+	def.build_pointshell = point_shells;
 	def.vertices = generated->vertices;
 	def.vertex_count = generated->vertex_count;
 	def.indices = generated->indices;

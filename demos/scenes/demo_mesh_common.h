@@ -9,6 +9,9 @@
 /// Builds a collision model from a generated mesh and frees the generated arrays (also on failure).
 /// `what` names the mesh in the build's source field. NULL on failure (kl_last_error says why).
 kl_mesh* kl_demo_mesh_from_meshgen(kl_meshgen_mesh* generated, const char* what);
+/// The same, with the point-shell model when point_shells is set (the screw and its block, which
+/// the tests and the viewer may switch to that backend).
+kl_mesh* kl_demo_mesh_from_meshgen_with(kl_meshgen_mesh* generated, const char* what, bool point_shells);
 
 /// An L-shaped bar: two arms of length `arm` and width `width` in the xy plane, extruded `depth`
 /// along z, centred on its bounding box. A small non-convex mesh (24 triangles). NULL on failure.

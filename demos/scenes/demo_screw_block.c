@@ -28,7 +28,7 @@ static bool add_block(kl_world_id world, const kl_meshgen_screw_params* screw, v
 	{
 		return false;
 	}
-	kl_mesh* mesh = kl_demo_mesh_from_meshgen(&generated, "threaded_bearing_block");
+	kl_mesh* mesh = kl_demo_mesh_from_meshgen_with(&generated, "threaded_bearing_block", true);
 	if (mesh == NULL)
 	{
 		return false;
@@ -78,7 +78,7 @@ static bool create(kl_world_id world, void** state)
 	{
 		return false;
 	}
-	kl_mesh* mesh = kl_demo_mesh_from_meshgen(&generated, "screw");
+	kl_mesh* mesh = kl_demo_mesh_from_meshgen_with(&generated, "screw", true);
 	if (mesh == NULL)
 	{
 		return false;

@@ -202,7 +202,7 @@ static kl_result run_stages(const kl_mesh_def* def, kl_mesh* mesh, int32_t* rema
 								 mesh->info.triangle_count, &bd);
 		r = mesh->bvh != NULL ? (report(def, "bvh", 1.0f) ? KL_OK : KL_ERR_INVALID_ARGUMENT) : kl_last_error_code();
 	}
-	if (r == KL_OK && !def->skip_pointshell)
+	if (r == KL_OK && (def->build_pointshell || def->pointshell_cache != NULL))
 	{
 		r = report(def, "pointshell", 0.0f) ? build_pointshell(def, mesh) : KL_ERR_CANCELLED;
 		mesh->info.has_pointshell = r == KL_OK;

@@ -240,7 +240,7 @@ kl_shape_id kl_create_mesh_shape(kl_body_id body, const kl_shape_def* def, kl_me
 	}
 	if (def != NULL && def->mesh_backend == KL_MESH_BACKEND_POINTSHELL && !kl_mesh_get_info(mesh).has_pointshell)
 	{
-		kl_fail(KL_ERR_UNSUPPORTED, "mesh shape asks for point shells, but its mesh was built with skip_pointshell");
+		kl_fail(KL_ERR_UNSUPPORTED, "mesh shape asks for point shells, but its mesh was built without build_pointshell");
 		return kl_null_shape_id;
 	}
 	kl_shape proto = {.type = KL_SHAPE_MESH, .mesh = {mesh, scale}};

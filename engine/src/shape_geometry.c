@@ -261,7 +261,7 @@ kl_result kl_shape_set_mesh_backend(kl_shape_id id, kl_mesh_backend backend)
 	}
 	if (backend == KL_MESH_BACKEND_POINTSHELL && !kl_mesh_get_info(shape->mesh.mesh).has_pointshell)
 	{
-		return kl_fail(KL_ERR_UNSUPPORTED, "the shape's mesh was built with skip_pointshell: no point shells");
+		return kl_fail(KL_ERR_UNSUPPORTED, "the shape's mesh was built without build_pointshell: no point shells");
 	}
 	shape->mesh_backend = backend;
 	return KL_OK;
