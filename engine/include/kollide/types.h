@@ -121,7 +121,8 @@ typedef struct kl_filter
 	int32_t group_index;
 } kl_filter;
 
-/// How a mesh shape meets other mesh shapes (the pair uses the point shells when either asks).
+/// How a mesh shape meets other mesh shapes. A pair uses the point shells when either shape asks and
+/// both meshes carry the model (kl_mesh_def.build_pointshell); otherwise the BVH.
 typedef enum kl_mesh_backend
 {
 	KL_MESH_BACKEND_BVH = 0,	///< simultaneous traversal of the SIMD k-DOP trees
