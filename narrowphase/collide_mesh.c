@@ -227,16 +227,22 @@ static bool segment_inside(const kl_triangle_set* s, int tri, vec3s p, vec3s u, 
 	return hit > 0.95 * d;
 }
 
-/// How deep inside the other body, as a share of the contact's depth, each edge's crossing point
-/// must lie (kl_set_signed_distance). A convex edge crossing a convex edge whose faces meet at
-/// angle θ by depth d lies at least d·sin(θ/2) inside: 0.25 admits edges down to 29°. The thread
-/// of a screw in its block gave edge pairs 4.4 mm "deep" whose crossing points lay outside both
-/// bodies (+0.01 and +0.77 mm): with them the screw rattled in its thread and never came to rest.
-#define KL_EDGE_INSIDE_SHARE 0.25
+/// Whether an edge's crossing point, at signed distance `in` from the other body's surface
+/// (kl_set_signed_distance), belongs to a real crossing of depth d. A convex edge crossing an edge
+/// whose faces meet at angle θ lies d·sin(θ/2) inside it, so a point inside by a quarter of the
+/// depth passes (wedges down to 29°). So does one on the surface (within 1 % of d): where two
+/// bodies' sides line up, as identical gears stacked tooth on tooth and sunk into each other, every
+/// crossing point lies on the other's flank, and these edges are all that holds them apart. The
+/// thread of a screw in its block gave edge pairs 4.4 mm "deep" whose points lay +0.01 and +0.77 mm
+/// outside: with them the screw rattled in its thread and never came to rest.
+static bool edge_point_crosses(double in, double d)
+{
+	return in < -0.25 * d || fabs(in) <= 0.01 * d;
+}
 
 /// Whether a deep edge contact's overlap lies inside both bodies: the segment between the crossing
-/// points meets no other surface (segment_inside), and each crossing point lies inside the other
-/// body. Shallow ones need no check: nothing a slop deep can be a wall away.
+/// points meets no other surface (segment_inside), and both crossing points pass edge_point_crosses.
+/// Shallow ones need no check: nothing a slop deep can be a wall away.
 static bool edge_contact_inside(const kl_triangle_set* a, const kl_triangle_set* b, const kl_tri_contact* c)
 {
 	float d = -c->separation;
@@ -248,8 +254,8 @@ static bool edge_contact_inside(const kl_triangle_set* a, const kl_triangle_set*
 	vec3s pb = glms_vec3_sub(c->point, glms_vec3_scale(c->normal, 0.5f * d)); // b's edge, in a
 	return segment_inside(a, (int)c->tri_a, pa, glms_vec3_negate(c->normal), d) &&
 		   segment_inside(b, (int)c->tri_b, pb, c->normal, d) &&
-		   kl_set_signed_distance(b, pa, d) < -KL_EDGE_INSIDE_SHARE * d &&
-		   kl_set_signed_distance(a, pb, d) < -KL_EDGE_INSIDE_SHARE * d;
+		   edge_point_crosses(kl_set_signed_distance(b, pa, d), d) &&
+		   edge_point_crosses(kl_set_signed_distance(a, pb, d), d);
 }
 
 int kl_mesh_pair_contacts(const kl_triangle_set* a, const kl_triangle_set* b, const kl_tri_pair* pairs, int pair_count,

@@ -796,6 +796,18 @@ static void test_without_pointshell(void** state)
 	assert_int_equal(kl_shape_get_mesh_backend(on_without), KL_MESH_BACKEND_BVH);
 	assert_int_equal(kl_shape_set_mesh_backend(on_with, KL_MESH_BACKEND_BVH), KL_OK);
 	assert_int_equal(kl_shape_set_mesh_backend(on_with, KL_MESH_BACKEND_POINTSHELL), KL_OK);
+	// A pair whose other mesh has no model meets through the BVH, though one shape asks for shells.
+	kl_body_def base_def = kl_default_body_def();
+	base_def.position = kl_vec3(0.0f, 0.0f, -0.0205f); // the gears' faces 0.5 mm apart
+	kl_body_id base = kl_create_body(world, &base_def);
+	assert_true(KL_IS_NON_NULL(kl_create_mesh_shape(base, &sd, without, kl_vec3(1.0f, 1.0f, 1.0f))));
+	assert_int_equal(kl_destroy_shape(on_without), KL_OK);
+	for (int i = 0; i < 3; ++i) // the pair is found in one step and collided in the next
+	{
+		assert_int_equal(kl_world_step(world, 1.0f / 60.0f, 4), KL_OK);
+	}
+	assert_true(kl_body_get_contact_data(body, NULL, 0) > 0);
+	assert_int_equal(kl_world_get_counters(world).pointshell_pair_count, 0);
 	kl_destroy_world(world);
 	kl_mesh_release(with);
 	kl_mesh_release(without);
