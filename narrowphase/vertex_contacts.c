@@ -231,6 +231,12 @@ static bool kl_point_contact(const kl_triangle_set* q_set, bool p_is_a, vec3s p,
 /// the slack. A feature of p can push on q only along a direction of its own cone; outside it the
 /// pair is not the contact of that feature (a vertex near q's rim that measures to q's side face
 /// while a face of p rests on that rim, or a vertex gone past the middle of a thin part of q).
+static double kl_cone_widened(double cone_cos)
+{
+	double cc = fmax(-1.0, fmin(1.0, cone_cos));
+	return cc * KL_CONE_SLACK_COS - sqrt(1.0 - cc * cc) * KL_CONE_SLACK_SIN;
+}
+
 static bool kl_normal_in_cone(kl_d3 axis, double cone_cos, const kl_tri_contact* c, bool p_is_a)
 {
 	kl_d3 into_q = kl_f3(c->normal); // from a to b
@@ -238,23 +244,37 @@ static bool kl_normal_in_cone(kl_d3 axis, double cone_cos, const kl_tri_contact*
 	{
 		into_q = kl_d3_scale(into_q, -1.0);
 	}
-	double cc = fmax(-1.0, fmin(1.0, cone_cos));
-	double widened = cc * KL_CONE_SLACK_COS - sqrt(1.0 - cc * cc) * KL_CONE_SLACK_SIN;
-	return kl_d3_dot(axis, into_q) >= widened;
+	return kl_d3_dot(axis, into_q) >= kl_cone_widened(cone_cos);
 }
+
+/// How close to q's surface a vertex whose nearest surface lies outside its cone must be for the
+/// nearest face inside its cone to stand in (kl_vertex_contact).
+#define KL_ON_SURFACE (0.1 * (double)KL_LINEAR_SLOP)
 
 /// One vertex of set p against set q's surface (kl_point_contact); the id follows the vertex. The
 /// normal must lie in the vertex's normal cone (kl_normal_in_cone).
 static bool kl_vertex_contact(const kl_triangle_set* p_set, const kl_triangle_set* q_set, bool p_is_a, int32_t v,
-							  vec3s p, kl_nearest* near, double trusted, double complete,
+							  vec3s p, kl_nearest* near, const kl_nearest* in_cone, double trusted, double complete,
 							  const kl_tri_contact_config* config, kl_tri_contact* out)
 {
-	if (!kl_point_contact(q_set, p_is_a, p, near, false, trusted, complete, config, out))
+	bool cones = p_set->vertex_normals != NULL && p_set->vertex_cone_cos != NULL;
+	kl_d3 axis = cones ? kl_world_vertex_normal(p_set, v) : kl_d3_make(0.0, 0.0, 0.0);
+	double on_surface = near->d2;
+	bool made = kl_point_contact(q_set, p_is_a, p, near, false, trusted, complete, config, out);
+	if (made && cones && !kl_normal_in_cone(axis, p_set->vertex_cone_cos[v], out, p_is_a))
 	{
-		return false;
+		made = false;
+		// On q's surface, measured to a side the vertex cannot push on: where two bodies' sides line
+		// up (a box on an equal box, sunk a little), every corner of the overlap lies on the other's
+		// side face, and only the face within the vertex's cone (the top it sank into) holds it.
+		if (on_surface <= KL_ON_SURFACE * KL_ON_SURFACE && in_cone != NULL && in_cone->tri >= 0)
+		{
+			kl_nearest alt = *in_cone;
+			made = kl_point_contact(q_set, p_is_a, p, &alt, false, trusted, complete, config, out) &&
+				   kl_normal_in_cone(axis, p_set->vertex_cone_cos[v], out, p_is_a);
+		}
 	}
-	if (p_set->vertex_normals != NULL && p_set->vertex_cone_cos != NULL &&
-		!kl_normal_in_cone(kl_world_vertex_normal(p_set, v), p_set->vertex_cone_cos[v], out, p_is_a))
+	if (!made)
 	{
 		return false;
 	}
@@ -268,6 +288,9 @@ static bool kl_vertex_contact(const kl_triangle_set* p_set, const kl_triangle_se
 struct kl_vertex_slot
 {
 	kl_nearest nearest;
+	kl_nearest in_cone;	 ///< the nearest offered face whose inward normal lies in the vertex's cone
+	kl_d3 axis;			 ///< the vertex's normal (world), set with the stamp
+	double cone_widened; ///< its cone's cosine, widened by the slack; 2 (none) without cones
 	vec3s world;		 ///< the vertex placed in the world, once per query (kl_cached_vertex)
 	uint32_t stamp;		 ///< nearest is in use when this is the scratch's generation
 	uint32_t world_stamp; ///< world is set when this is the scratch's generation
@@ -347,8 +370,8 @@ static bool kl_side_reserve(kl_mesh_scratch* s, int side, int vertex_count)
 /// Offers triangle tq (world vertices t, unit normal n) of the other set to vertex v of this side
 /// (world p): only when p lies within [-max_depth, margin] of the triangle's plane can the triangle
 /// be its nearest surface within reach, which skips most of the far pairs of a wide margin.
-static void kl_side_offer(kl_mesh_scratch* s, int side, int32_t v, vec3s p, int tq, const vec3s t[3], kl_d3 n,
-						  double reach, const kl_tri_contact_config* config)
+static void kl_side_offer(kl_mesh_scratch* s, const kl_triangle_set* p_set, int side, int32_t v, vec3s p, int tq,
+						  const vec3s t[3], kl_d3 n, double reach, const kl_tri_contact_config* config)
 {
 	double h = kl_d3_dot(n, kl_d3_rel(p, t[0]));
 	if (h > reach || h < -config->max_depth)
@@ -361,9 +384,25 @@ static void kl_side_offer(kl_mesh_scratch* s, int side, int32_t v, vec3s p, int 
 		slot->stamp = s->generation;
 		slot->nearest.d2 = DBL_MAX;
 		slot->nearest.tri = -1;
+		slot->in_cone.d2 = DBL_MAX;
+		slot->in_cone.tri = -1;
+		bool cones = p_set->vertex_normals != NULL && p_set->vertex_cone_cos != NULL;
+		slot->axis = cones ? kl_world_vertex_normal(p_set, v) : kl_d3_make(0.0, 0.0, 0.0);
+		slot->cone_widened = cones ? kl_cone_widened(p_set->vertex_cone_cos[v]) : 2.0;
 		s->touched[side][s->touched_count[side]++] = v;
 	}
-	kl_nearest_offer(&slot->nearest, p, tq, t);
+	// The plane's distance bounds the triangle's from below: a triangle whose plane is farther than
+	// the nearest found so far can be neither nearer nor tied (the slack covers the float rounding of
+	// the closest points, so the choice is the same as without the test).
+	double bound = h * h * (1.0 - 1e-4) - 1e-12;
+	if (bound <= slot->nearest.d2)
+	{
+		kl_nearest_offer(&slot->nearest, p, tq, t);
+	}
+	if (bound <= slot->in_cone.d2 && -kl_d3_dot(slot->axis, n) >= slot->cone_widened)
+	{
+		kl_nearest_offer(&slot->in_cone, p, tq, t);
+	}
 }
 
 /// The contacts of this side's offered vertices against the other set; the offers hold every
@@ -379,8 +418,8 @@ static int kl_side_finish(const kl_triangle_set* p_set, const kl_triangle_set* q
 			return -1;
 		}
 		kl_nearest near = s->slots[side][v].nearest;
-		if (kl_vertex_contact(p_set, q_set, side == 0, v, kl_cached_vertex(s, side, p_set, v), &near, trusted, complete,
-							  config, s->contacts + count))
+		if (kl_vertex_contact(p_set, q_set, side == 0, v, kl_cached_vertex(s, side, p_set, v), &near,
+							  &s->slots[side][v].in_cone, trusted, complete, config, s->contacts + count))
 		{
 			++count;
 		}
@@ -695,11 +734,11 @@ int kl_vertex_contacts(const kl_triangle_set* a, const kl_triangle_set* b, const
 		{
 			if (vertices_a)
 			{
-				kl_side_offer(scratch, 0, a->indices[3 * pairs[i].a + k], ta[k], pairs[i].b, tb, nb, reach_b, config);
+				kl_side_offer(scratch, a, 0, a->indices[3 * pairs[i].a + k], ta[k], pairs[i].b, tb, nb, reach_b, config);
 			}
 			if (vertices_b)
 			{
-				kl_side_offer(scratch, 1, b->indices[3 * pairs[i].b + k], tb[k], pairs[i].a, ta, na, reach_a, config);
+				kl_side_offer(scratch, b, 1, b->indices[3 * pairs[i].b + k], tb[k], pairs[i].a, ta, na, reach_a, config);
 			}
 		}
 		if (!kl_mesh_scratch_reserve_contacts(scratch, count + 9) ||
