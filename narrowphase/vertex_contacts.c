@@ -247,8 +247,8 @@ static bool kl_normal_in_cone(kl_d3 axis, double cone_cos, const kl_tri_contact*
 	return kl_d3_dot(axis, into_q) >= kl_cone_widened(cone_cos);
 }
 
-/// How close to q's surface a vertex whose nearest surface lies outside its cone must be for the
-/// nearest face inside its cone to stand in (kl_vertex_contact).
+/// How far outside q's surface, at most, a vertex whose nearest surface lies outside its cone may be
+/// for the nearest face inside its cone to stand in (kl_vertex_contact).
 #define KL_ON_SURFACE (0.1 * (double)KL_LINEAR_SLOP)
 
 /// One vertex of set p against set q's surface (kl_point_contact); the id follows the vertex. The
@@ -259,15 +259,15 @@ static bool kl_vertex_contact(const kl_triangle_set* p_set, const kl_triangle_se
 {
 	bool cones = p_set->vertex_normals != NULL && p_set->vertex_cone_cos != NULL;
 	kl_d3 axis = cones ? kl_world_vertex_normal(p_set, v) : kl_d3_make(0.0, 0.0, 0.0);
-	double on_surface = near->d2;
 	bool made = kl_point_contact(q_set, p_is_a, p, near, false, trusted, complete, config, out);
 	if (made && cones && !kl_normal_in_cone(axis, p_set->vertex_cone_cos[v], out, p_is_a))
 	{
 		made = false;
-		// On q's surface, measured to a side the vertex cannot push on: where two bodies' sides line
-		// up (a box on an equal box, sunk a little), every corner of the overlap lies on the other's
-		// side face, and only the face within the vertex's cone (the top it sank into) holds it.
-		if (on_surface <= KL_ON_SURFACE * KL_ON_SURFACE && in_cone != NULL && in_cone->tri >= 0)
+		// Inside q (or on its surface), nearest to a side the vertex cannot push on: a corner of a
+		// box sunk into a box near its side, or on it where the two bodies' sides line up. The face
+		// within the vertex's cone (the top it sank into) holds it; without it the corners of the
+		// overlap gave no contact, and the box tipped in and fell through.
+		if (out->separation <= KL_ON_SURFACE && in_cone != NULL && in_cone->tri >= 0)
 		{
 			kl_nearest alt = *in_cone;
 			made = kl_point_contact(q_set, p_is_a, p, &alt, false, trusted, complete, config, out) &&

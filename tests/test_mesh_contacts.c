@@ -313,9 +313,10 @@ static void test_aligned_gears_stack(void** state)
 }
 
 /// A meshed 10 cm cube dropped on an equal static one, sides lined up in y and shifted 0 or 2 cm in
-/// x, from 0 to 1 cm above: as it sinks a little, every corner of the overlap lies on the other
-/// cube's side faces, which the corners cannot push on; the face inside their cone (the top they
-/// sank into) must hold them, or the cube tips and falls through (it did, in most of these cases).
+/// x, from 0 to 1 cm above, and a 2 cm cube turned 45° and shifted 7 mm: as they sink a little, the
+/// corners of the overlap lie on or just inside the other cube's side faces, which the corners
+/// cannot push on; the face inside their cone (the top they sank into) must hold them, or the cube
+/// tips in and falls through (it did, in 5 of these 7 cases).
 static void test_aligned_cubes_stack(void** state)
 {
 	(void)state;
@@ -350,6 +351,27 @@ static void test_aligned_cubes_stack(void** state)
 			kl_destroy_world(world);
 		}
 	}
+	// The turned one: only one of its corners is over the base, which holds it by its own corners
+	// 0.7 mm inside the turned cube's sides.
+	kl_world_def wd = kl_default_world_def();
+	kl_world_id world = kl_create_world(&wd);
+	kl_body_def bd = kl_default_body_def();
+	kl_shape_def sd = kl_default_shape_def();
+	kl_body_id base = kl_create_body(world, &bd);
+	assert_true(KL_IS_NON_NULL(kl_create_mesh_shape(base, &sd, mesh, kl_vec3(0.02f, 0.02f, 0.02f))));
+	bd.type = KL_BODY_DYNAMIC;
+	bd.position = kl_vec3(0.007f, 0.0f, 0.0205f);
+	bd.rotation = glms_quatv(0.25f * GLM_PIf, kl_vec3(0.0f, 0.0f, 1.0f));
+	kl_body_id top = kl_create_body(world, &bd);
+	assert_true(KL_IS_NON_NULL(kl_create_mesh_shape(top, &sd, mesh, kl_vec3(0.02f, 0.02f, 0.02f))));
+	for (int step = 0; step < 120; ++step)
+	{
+		assert_int_equal(kl_world_step(world, 1.0f / 60.0f, 4), KL_OK);
+	}
+	vec3s p = kl_body_get_position(top);
+	print_message("2 cm cube turned 45 degrees, 7 mm off: z %.5f after 2 s\n", (double)p.z);
+	assert_near(p.z, 0.02f, 0.5e-3f);
+	kl_destroy_world(world);
 	kl_mesh_release(mesh);
 }
 
