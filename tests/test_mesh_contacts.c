@@ -312,6 +312,33 @@ static void test_aligned_gears_stack(void** state)
 	kl_mesh_release(mesh);
 }
 
+/// Drops a cube mesh scaled by `size` onto an equal static one (top face at z = size / 2) from
+/// pose (p, q); returns its height after 2 s and, in *lowest, the lowest it went.
+static float drop_cube_on_cube(kl_mesh* mesh, float size, vec3s p, versors q, float* lowest)
+{
+	kl_world_def wd = kl_default_world_def();
+	kl_world_id world = kl_create_world(&wd);
+	kl_body_def bd = kl_default_body_def();
+	kl_shape_def sd = kl_default_shape_def();
+	vec3s scale = kl_vec3(size, size, size);
+	kl_body_id base = kl_create_body(world, &bd);
+	assert_true(KL_IS_NON_NULL(kl_create_mesh_shape(base, &sd, mesh, scale)));
+	bd.type = KL_BODY_DYNAMIC;
+	bd.position = p;
+	bd.rotation = q;
+	kl_body_id top = kl_create_body(world, &bd);
+	assert_true(KL_IS_NON_NULL(kl_create_mesh_shape(top, &sd, mesh, scale)));
+	*lowest = 1.0f;
+	for (int step = 0; step < 120; ++step)
+	{
+		assert_int_equal(kl_world_step(world, 1.0f / 60.0f, 4), KL_OK);
+		*lowest = fminf(*lowest, kl_body_get_position(top).z);
+	}
+	float z = kl_body_get_position(top).z;
+	kl_destroy_world(world);
+	return z;
+}
+
 /// A meshed 10 cm cube dropped on an equal static one, sides lined up in y and shifted 0 or 2 cm in
 /// x, from 0 to 1 cm above, and a 2 cm cube turned 45° and shifted 7 mm: as they sink a little, the
 /// corners of the overlap lie on or just inside the other cube's side faces, which the corners
@@ -327,51 +354,22 @@ static void test_aligned_cubes_stack(void** state)
 	{
 		for (int k = 0; k < 2; ++k)
 		{
-			kl_world_def wd = kl_default_world_def();
-			kl_world_id world = kl_create_world(&wd);
-			kl_body_def bd = kl_default_body_def();
-			kl_shape_def sd = kl_default_shape_def();
-			kl_body_id base = kl_create_body(world, &bd);
-			assert_true(KL_IS_NON_NULL(kl_create_mesh_shape(base, &sd, mesh, kl_vec3(0.1f, 0.1f, 0.1f))));
-			bd.type = KL_BODY_DYNAMIC;
-			bd.position = kl_vec3(shifts[k], 0.0f, 0.1f + gaps[g]);
-			kl_body_id top = kl_create_body(world, &bd);
-			assert_true(KL_IS_NON_NULL(kl_create_mesh_shape(top, &sd, mesh, kl_vec3(0.1f, 0.1f, 0.1f))));
-			float lowest = 1.0f;
-			for (int step = 0; step < 120; ++step)
-			{
-				assert_int_equal(kl_world_step(world, 1.0f / 60.0f, 4), KL_OK);
-				lowest = fminf(lowest, kl_body_get_position(top).z);
-			}
-			vec3s p = kl_body_get_position(top);
+			float lowest;
+			float z = drop_cube_on_cube(mesh, 0.1f, kl_vec3(shifts[k], 0.0f, 0.1f + gaps[g]), glms_quat_identity(),
+										&lowest);
 			print_message("aligned cubes, gap %.4f, shift %.2f: z %.5f after 2 s, lowest %.5f\n", (double)gaps[g],
-						  (double)shifts[k], (double)p.z, (double)lowest);
+						  (double)shifts[k], (double)z, (double)lowest);
 			assert_true(lowest > 0.1f - 2.0e-3f);
-			assert_near(p.z, 0.1f, 0.5e-3f);
-			kl_destroy_world(world);
+			assert_near(z, 0.1f, 0.5e-3f);
 		}
 	}
 	// The turned one: only one of its corners is over the base, which holds it by its own corners
 	// 0.7 mm inside the turned cube's sides.
-	kl_world_def wd = kl_default_world_def();
-	kl_world_id world = kl_create_world(&wd);
-	kl_body_def bd = kl_default_body_def();
-	kl_shape_def sd = kl_default_shape_def();
-	kl_body_id base = kl_create_body(world, &bd);
-	assert_true(KL_IS_NON_NULL(kl_create_mesh_shape(base, &sd, mesh, kl_vec3(0.02f, 0.02f, 0.02f))));
-	bd.type = KL_BODY_DYNAMIC;
-	bd.position = kl_vec3(0.007f, 0.0f, 0.0205f);
-	bd.rotation = glms_quatv(0.25f * GLM_PIf, kl_vec3(0.0f, 0.0f, 1.0f));
-	kl_body_id top = kl_create_body(world, &bd);
-	assert_true(KL_IS_NON_NULL(kl_create_mesh_shape(top, &sd, mesh, kl_vec3(0.02f, 0.02f, 0.02f))));
-	for (int step = 0; step < 120; ++step)
-	{
-		assert_int_equal(kl_world_step(world, 1.0f / 60.0f, 4), KL_OK);
-	}
-	vec3s p = kl_body_get_position(top);
-	print_message("2 cm cube turned 45 degrees, 7 mm off: z %.5f after 2 s\n", (double)p.z);
-	assert_near(p.z, 0.02f, 0.5e-3f);
-	kl_destroy_world(world);
+	float lowest;
+	float z = drop_cube_on_cube(mesh, 0.02f, kl_vec3(0.007f, 0.0f, 0.0205f),
+								glms_quatv(0.25f * GLM_PIf, kl_vec3(0.0f, 0.0f, 1.0f)), &lowest);
+	print_message("2 cm cube turned 45 degrees, 7 mm off: z %.5f after 2 s\n", (double)z);
+	assert_near(z, 0.02f, 0.5e-3f);
 	kl_mesh_release(mesh);
 }
 
