@@ -58,26 +58,22 @@ static bool mask_has(const kl_ps_mask* mask, int i, int j)
 /// (its centre within half a diagonal of it) gives the distance from its centre to the nearest of
 /// some samples plus that half diagonal, which bounds how far any of its points lies from a sample.
 /// The samples asked are the corners of the grid cell holding the centre and every edge sample (a
-/// subset only loosens the bound); they are placed as the sampler places them (pointshell_kernels.h),
-/// so the bound holds for exactly the points the kernels use. The largest over the cells bounds the
-/// whole triangle; inside the grid it exceeds the true covering radius by at most δ/√2.
-static float measured_coverage(const kl_ps_f3 t[3], const kl_ps_mask* mask, const float extent[2], float apex_u)
+/// subset only loosens the bound); they are placed by the kernels' own functions (kl_ps_grid_point,
+/// kl_ps_edge_point; pointshell_kernels.h), so the bound holds for exactly the points the kernels
+/// use. The largest over the cells bounds the whole triangle; inside the grid it exceeds the true
+/// covering radius by at most δ/√2. The grid frame (origin, u, v, extent, apex_u) is rasterise's.
+static float measured_coverage(const kl_ps_f3 t[3], const kl_ps_mask* mask, kl_ps_f3 origin, kl_ps_f3 u, kl_ps_f3 v,
+							   const float extent[2], float apex_u)
 {
 	kl_ps_f3 edge[3 * KL_PS_EDGE_SAMPLES];
 	int edges = 0;
-	kl_ps_sampler it;
-	kl_ps_sampler_init(&it, t, mask);
-	int grid = 0;
-	for (int w = 0; w < 4; ++w)
+	for (int e = 0; e < 3; ++e)
 	{
-		grid += __builtin_popcountll(mask->bits[w]);
-	}
-	kl_ps_f3 sample;
-	for (int k = 0; kl_ps_sampler_next(&it, &sample); ++k)
-	{
-		if (k >= grid && edges < 3 * KL_PS_EDGE_SAMPLES)
+		kl_ps_f3 d = kl_ps_sub(t[(e + 1) % 3], t[e]);
+		int count = kl_ps_edge_sample_count(sqrtf(kl_ps_dot(d, d)), kl_ps_edge_spacing(mask));
+		for (int k = 0; k < count; ++k)
 		{
-			edge[edges++] = sample; // the sampler gives the grid's samples first, then the edges'
+			edge[edges++] = kl_ps_edge_point(t, e, k, count);
 		}
 	}
 	float delta = fmaxf(mask->cell[0], mask->cell[1]) / (float)KL_PS_FINE;
@@ -99,7 +95,7 @@ static float measured_coverage(const kl_ps_f3 t[3], const kl_ps_mask* mask, cons
 			{
 				continue;
 			}
-			kl_ps_f3 c = kl_ps_add(it.origin, kl_ps_add(kl_ps_scale(it.u, x), kl_ps_scale(it.v, y)));
+			kl_ps_f3 c = kl_ps_add(origin, kl_ps_add(kl_ps_scale(u, x), kl_ps_scale(v, y)));
 			float nearest = 1e30f;
 			int gi = (int)(x / mask->cell[0]), gj = (int)(y / mask->cell[1]);
 			for (int corner = 0; corner < 4; ++corner)
@@ -107,7 +103,7 @@ static float measured_coverage(const kl_ps_f3 t[3], const kl_ps_mask* mask, cons
 				int ci = gi + (corner & 1), cj = gj + (corner >> 1);
 				if (mask_has(mask, ci, cj))
 				{
-					kl_ps_f3 d = kl_ps_sub(kl_ps_grid_point(it.origin, it.u, it.v, mask->cell, ci, cj), c);
+					kl_ps_f3 d = kl_ps_sub(kl_ps_grid_point(origin, u, v, mask->cell, ci, cj), c);
 					nearest = fminf(nearest, kl_ps_dot(d, d));
 				}
 			}
@@ -178,7 +174,7 @@ float kl_ps_rasterise(const kl_ps_f3 t[3], float spacing, kl_ps_mask* mask)
 		edge_spacing = fmaxf(edge_spacing, len / (float)kl_ps_edge_sample_count(len, kl_ps_edge_spacing(mask)));
 	}
 	float diagonal = sqrtf(mask->cell[0] * mask->cell[0] + mask->cell[1] * mask->cell[1]);
-	float bound = fminf(diagonal + 0.5f * edge_spacing, measured_coverage(t, mask, extent, apex_u));
+	float bound = fminf(diagonal + 0.5f * edge_spacing, measured_coverage(t, mask, origin, u, v, extent, apex_u));
 	// Slack for the float rounding of the samples and the tolerance of the inside test.
 	return bound * 1.01f + 2.0f * tol + 1e-6f * size;
 }

@@ -226,52 +226,72 @@ static bool kl_point_contact(const kl_triangle_set* q_set, bool p_is_a, vec3s p,
 #define KL_CONE_SLACK_COS 0.98480775
 #define KL_CONE_SLACK_SIN 0.17364818
 
-/// Whether the contact's normal, seen from p's side (pointing into q), lies in the normal cone of
-/// p's feature: the circular cone around `axis` whose half-angle has cosine cone_cos, widened by
-/// the slack. A feature of p can push on q only along a direction of its own cone; outside it the
-/// pair is not the contact of that feature (a vertex near q's rim that measures to q's side face
-/// while a face of p rests on that rim, or a vertex gone past the middle of a thin part of q).
+/// The cosine of a cone's half-angle (cone_cos) widened by the slack.
 static double kl_cone_widened(double cone_cos)
 {
 	double cc = fmax(-1.0, fmin(1.0, cone_cos));
 	return cc * KL_CONE_SLACK_COS - sqrt(1.0 - cc * cc) * KL_CONE_SLACK_SIN;
 }
 
-static bool kl_normal_in_cone(kl_d3 axis, double cone_cos, const kl_tri_contact* c, bool p_is_a)
+/// Whether the contact's normal, seen from p's side (pointing into q), lies in the cone around
+/// `axis` whose widened half-angle has cosine `widened` (kl_cone_widened).
+static bool kl_normal_in_widened_cone(kl_d3 axis, double widened, const kl_tri_contact* c, bool p_is_a)
 {
 	kl_d3 into_q = kl_f3(c->normal); // from a to b
 	if (!p_is_a)
 	{
 		into_q = kl_d3_scale(into_q, -1.0);
 	}
-	return kl_d3_dot(axis, into_q) >= kl_cone_widened(cone_cos);
+	return kl_d3_dot(axis, into_q) >= widened;
 }
+
+/// Whether the contact's normal, seen from p's side (pointing into q), lies in the normal cone of
+/// p's feature: the circular cone around `axis` whose half-angle has cosine cone_cos, widened by
+/// the slack. A feature of p can push on q only along a direction of its own cone; outside it the
+/// pair is not the contact of that feature (a vertex near q's rim that measures to q's side face
+/// while a face of p rests on that rim, or a vertex gone past the middle of a thin part of q).
+static bool kl_normal_in_cone(kl_d3 axis, double cone_cos, const kl_tri_contact* c, bool p_is_a)
+{
+	return kl_normal_in_widened_cone(axis, kl_cone_widened(cone_cos), c, p_is_a);
+}
+
+struct kl_vertex_slot
+{
+	kl_nearest nearest;
+	kl_nearest in_cone;	 ///< the nearest offered face whose inward normal lies in the vertex's cone
+	kl_d3 axis;			 ///< the vertex's normal (world), set with the stamp
+	double cone_widened; ///< its cone's cosine, widened by the slack; -2 (every direction) without cones
+	bool cone;			 ///< the set has vertex cones (without, in_cone stays empty)
+	vec3s world;		 ///< the vertex placed in the world, once per query (kl_cached_vertex)
+	uint32_t stamp;		 ///< nearest is in use when this is the scratch's generation
+	uint32_t world_stamp; ///< world is set when this is the scratch's generation
+};
 
 /// How far outside q's surface, at most, a vertex whose nearest surface lies outside its cone may be
 /// for the nearest face inside its cone to stand in (kl_vertex_contact).
 #define KL_ON_SURFACE (0.1 * (double)KL_LINEAR_SLOP)
 
-/// One vertex of set p against set q's surface (kl_point_contact); the id follows the vertex. The
-/// normal must lie in the vertex's normal cone (kl_normal_in_cone).
-static bool kl_vertex_contact(const kl_triangle_set* p_set, const kl_triangle_set* q_set, bool p_is_a, int32_t v,
-							  vec3s p, kl_nearest* near, const kl_nearest* in_cone, double trusted, double complete,
+/// One vertex v of set p (world p, its offers in slot) against set q's surface (kl_point_contact);
+/// the id follows the vertex. The normal must lie in the vertex's normal cone; where the nearest
+/// surface's does not, the nearest offered face within the cone may stand in (below).
+static bool kl_vertex_contact(bool p_is_a, int32_t v, vec3s p, const struct kl_vertex_slot* slot,
+							  const kl_triangle_set* q_set, double trusted, double complete,
 							  const kl_tri_contact_config* config, kl_tri_contact* out)
 {
-	bool cones = p_set->vertex_normals != NULL && p_set->vertex_cone_cos != NULL;
-	kl_d3 axis = cones ? kl_world_vertex_normal(p_set, v) : kl_d3_make(0.0, 0.0, 0.0);
-	bool made = kl_point_contact(q_set, p_is_a, p, near, false, trusted, complete, config, out);
-	if (made && cones && !kl_normal_in_cone(axis, p_set->vertex_cone_cos[v], out, p_is_a))
+	kl_nearest near = slot->nearest;
+	bool made = kl_point_contact(q_set, p_is_a, p, &near, false, trusted, complete, config, out);
+	if (made && !kl_normal_in_widened_cone(slot->axis, slot->cone_widened, out, p_is_a))
 	{
 		made = false;
 		// Inside q (or on its surface), nearest to a side the vertex cannot push on: a corner of a
 		// box sunk into a box near its side, or on it where the two bodies' sides line up. The face
 		// within the vertex's cone (the top it sank into) holds it; without it the corners of the
 		// overlap gave no contact, and the box tipped in and fell through.
-		if (out->separation <= KL_ON_SURFACE && in_cone != NULL && in_cone->tri >= 0)
+		if (out->separation <= KL_ON_SURFACE && slot->in_cone.tri >= 0)
 		{
-			kl_nearest alt = *in_cone;
+			kl_nearest alt = slot->in_cone;
 			made = kl_point_contact(q_set, p_is_a, p, &alt, false, trusted, complete, config, out) &&
-				   kl_normal_in_cone(axis, p_set->vertex_cone_cos[v], out, p_is_a);
+				   kl_normal_in_widened_cone(slot->axis, slot->cone_widened, out, p_is_a);
 		}
 	}
 	if (!made)
@@ -285,16 +305,6 @@ static bool kl_vertex_contact(const kl_triangle_set* p_set, const kl_triangle_se
 	return true;
 }
 
-struct kl_vertex_slot
-{
-	kl_nearest nearest;
-	kl_nearest in_cone;	 ///< the nearest offered face whose inward normal lies in the vertex's cone
-	kl_d3 axis;			 ///< the vertex's normal (world), set with the stamp
-	double cone_widened; ///< its cone's cosine, widened by the slack; 2 (none) without cones
-	vec3s world;		 ///< the vertex placed in the world, once per query (kl_cached_vertex)
-	uint32_t stamp;		 ///< nearest is in use when this is the scratch's generation
-	uint32_t world_stamp; ///< world is set when this is the scratch's generation
-};
 
 /// Vertex v of this side's set in the world, transformed once per query: a vertex is shared by
 /// ~6 triangles and each triangle meets many of the other's, so most lookups are repeats.
@@ -388,7 +398,8 @@ static void kl_side_offer(kl_mesh_scratch* s, const kl_triangle_set* p_set, int 
 		slot->in_cone.tri = -1;
 		bool cones = p_set->vertex_normals != NULL && p_set->vertex_cone_cos != NULL;
 		slot->axis = cones ? kl_world_vertex_normal(p_set, v) : kl_d3_make(0.0, 0.0, 0.0);
-		slot->cone_widened = cones ? kl_cone_widened(p_set->vertex_cone_cos[v]) : 2.0;
+		slot->cone_widened = cones ? kl_cone_widened(p_set->vertex_cone_cos[v]) : -2.0;
+		slot->cone = cones;
 		s->touched[side][s->touched_count[side]++] = v;
 	}
 	// The plane's distance bounds the triangle's from below: a triangle whose plane is farther than
@@ -399,7 +410,7 @@ static void kl_side_offer(kl_mesh_scratch* s, const kl_triangle_set* p_set, int 
 	{
 		kl_nearest_offer(&slot->nearest, p, tq, t);
 	}
-	if (bound <= slot->in_cone.d2 && -kl_d3_dot(slot->axis, n) >= slot->cone_widened)
+	if (slot->cone && bound <= slot->in_cone.d2 && -kl_d3_dot(slot->axis, n) >= slot->cone_widened)
 	{
 		kl_nearest_offer(&slot->in_cone, p, tq, t);
 	}
@@ -417,9 +428,8 @@ static int kl_side_finish(const kl_triangle_set* p_set, const kl_triangle_set* q
 		{
 			return -1;
 		}
-		kl_nearest near = s->slots[side][v].nearest;
-		if (kl_vertex_contact(p_set, q_set, side == 0, v, kl_cached_vertex(s, side, p_set, v), &near,
-							  &s->slots[side][v].in_cone, trusted, complete, config, s->contacts + count))
+		if (kl_vertex_contact(side == 0, v, kl_cached_vertex(s, side, p_set, v), s->slots[side] + v, q_set, trusted,
+							  complete, config, s->contacts + count))
 		{
 			++count;
 		}

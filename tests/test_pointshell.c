@@ -115,6 +115,21 @@ static void check_model(const kl_pointshell* m)
 	free(seen);
 }
 
+/// How far point x lies from the nearest of triangle t's samples (the kernels' sampler).
+static float nearest_sample_distance(const kl_ps_f3 t[3], const kl_ps_mask* mask, kl_ps_f3 x)
+{
+	kl_ps_sampler it;
+	kl_ps_sampler_init(&it, t, mask);
+	float best = 1e30f;
+	kl_ps_f3 s;
+	while (kl_ps_sampler_next(&it, &s))
+	{
+		kl_ps_f3 d = kl_ps_sub(s, x);
+		best = fminf(best, sqrtf(kl_ps_dot(d, d)));
+	}
+	return best;
+}
+
 /// The coverage bound the completeness rests on: random points of every triangle lie within its
 /// conglomerate's coverage of one of the triangle's own samples.
 static void check_coverage(const kl_pointshell* m, uint32_t seed)
@@ -141,15 +156,7 @@ static void check_coverage(const kl_pointshell* m, uint32_t seed)
 				}
 				kl_ps_f3 x = kl_ps_add(t[0], kl_ps_add(kl_ps_scale(kl_ps_sub(t[1], t[0]), r1),
 													   kl_ps_scale(kl_ps_sub(t[2], t[0]), r2)));
-				kl_ps_sampler it;
-				kl_ps_sampler_init(&it, t, m->masks + tri);
-				float best = 1e30f;
-				kl_ps_f3 s;
-				while (kl_ps_sampler_next(&it, &s))
-				{
-					kl_ps_f3 d = kl_ps_sub(s, x);
-					best = fminf(best, sqrtf(kl_ps_dot(d, d)));
-				}
+				float best = nearest_sample_distance(t, m->masks + tri, x);
 				assert_true(best <= m->tri_coverage[tri] && m->tri_coverage[tri] <= c->coverage);
 			}
 		}
@@ -176,15 +183,7 @@ static void check_coverage_dense(const kl_pointshell* m)
 				float r1 = (float)a / (float)lattice, r2 = (float)b / (float)lattice;
 				kl_ps_f3 x = kl_ps_add(t[0], kl_ps_add(kl_ps_scale(kl_ps_sub(t[1], t[0]), r1),
 													   kl_ps_scale(kl_ps_sub(t[2], t[0]), r2)));
-				kl_ps_sampler it;
-				kl_ps_sampler_init(&it, t, m->masks + tri);
-				float best = 1e30f;
-				kl_ps_f3 s;
-				while (kl_ps_sampler_next(&it, &s))
-				{
-					kl_ps_f3 d = kl_ps_sub(s, x);
-					best = fminf(best, sqrtf(kl_ps_dot(d, d)));
-				}
+				float best = nearest_sample_distance(t, m->masks + tri, x);
 				assert_true(best <= m->tri_coverage[tri]);
 				farthest = fmaxf(farthest, best);
 			}
