@@ -29,6 +29,9 @@ typedef struct kl_triangle_set
 	/// Smallest extent of the set's bounds (scaled), 0 when unknown. Deeper than half the thinner
 	/// set's thickness a face pair is the far side of a body, not a contact.
 	float thickness;
+	/// The set is a convex solid (a box or hull seen as triangles): the nearest face of any point
+	/// inside is its way out, however deep, so vertices may go deeper into it (kl_vertex_contacts).
+	bool convex;
 	vec3s scale;
 	kl_transform xf;
 	/// The set's point-shell model (a mesh shape's), or NULL; a pair of sets that both have one

@@ -312,6 +312,59 @@ static void test_aligned_gears_stack(void** state)
 	kl_mesh_release(mesh);
 }
 
+/// The lowest corner (z) of a body whose shape is the unit cube mesh scaled by `scale`.
+static float lowest_corner(kl_body_id body, vec3s scale)
+{
+	float lowest = INFINITY;
+	for (int i = 0; i < 8; ++i)
+	{
+		vec3s corner = glms_vec3_mul(k_cube_vertices[i], scale);
+		vec3s w = glms_vec3_add(kl_body_get_position(body), kl_rotate(kl_body_get_rotation(body), corner));
+		lowest = fminf(lowest, w.z);
+	}
+	return lowest;
+}
+
+/// A meshed 16 mm plate whose edge starts `depth` inside the box ground, tilted 17°: the pair's
+/// depth bound comes from the plate (10 mm), but the ground is convex, so its corners deeper than
+/// that must still get contacts and come out (a spinning L bar that sank 13 mm on landing got
+/// none, stayed stuck in the ground and fell through it). It must rest on a face, flat.
+static void test_plate_sunk_into_box_ground(void** state)
+{
+	(void)state;
+	kl_mesh* mesh = cube_mesh();
+	const vec3s scale = kl_vec3(0.1f, 0.1f, 0.016f);
+	const float tilt = 0.3f;
+	const float depths[] = {0.005f, 0.015f, 0.03f};
+	for (int d = 0; d < 3; ++d)
+	{
+		kl_world_id world = make_world(1, GROUND_BOX, NULL);
+		float h = 0.5f * scale.x * sinf(tilt) + 0.5f * scale.z * cosf(tilt) - depths[d];
+		kl_body_def bd = kl_default_body_def();
+		bd.type = KL_BODY_DYNAMIC;
+		bd.position = kl_vec3(0.0f, 0.0f, h);
+		bd.rotation = glms_quatv(tilt, kl_vec3(0.0f, 1.0f, 0.0f));
+		kl_body_id plate = kl_create_body(world, &bd);
+		kl_shape_def sd = kl_default_shape_def();
+		assert_true(KL_IS_NON_NULL(kl_create_mesh_shape(plate, &sd, mesh, scale)));
+		assert_near(lowest_corner(plate, scale), -depths[d], 1e-5);
+		for (int step = 0; step < 120; ++step)
+		{
+			assert_int_equal(kl_world_step(world, 1.0f / 60.0f, 4), KL_OK);
+		}
+		vec3s up = kl_rotate(kl_body_get_rotation(plate), kl_vec3(0.0f, 0.0f, 1.0f));
+		float lowest = lowest_corner(plate, scale);
+		print_message("plate sunk %.0f mm: after 2 s lowest corner %+.2f mm, centre z %.2f mm, up.z %.4f\n",
+					  1000.0 * (double)depths[d], 1000.0 * (double)lowest,
+					  1000.0 * (double)kl_body_get_position(plate).z, (double)up.z);
+		assert_true(lowest > -1.0e-3f);					 // out of the ground
+		assert_near(kl_body_get_position(plate).z, 0.5f * scale.z, 1.0e-3f); // resting on a face
+		assert_true(fabsf(up.z) > 0.999f);
+		kl_destroy_world(world);
+	}
+	kl_mesh_release(mesh);
+}
+
 /// Drops a cube mesh scaled by `size` onto an equal static one (top face at z = size / 2) from
 /// pose (p, q); returns its height after 2 s and, in *lowest, the lowest it went.
 static float drop_cube_on_cube(kl_mesh* mesh, float size, vec3s p, versors q, float* lowest)
@@ -382,6 +435,7 @@ int main(void)
 		cmocka_unit_test(test_gear_rests_on_gear),
 		cmocka_unit_test(test_aligned_gears_stack),
 		cmocka_unit_test(test_aligned_cubes_stack),
+		cmocka_unit_test(test_plate_sunk_into_box_ground),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -152,6 +152,7 @@ bool kl_shape_triangle_set(const kl_world* world, const kl_shape* shape, kl_tria
 		set->scale = shape->mesh.scale;
 		set->pointshell = shape->mesh.mesh->pointshell;
 		set->use_pointshell = shape->mesh_backend == KL_MESH_BACKEND_POINTSHELL;
+		set->convex = false;
 		return set->bvh != NULL;
 	}
 	set->bvh = shape->tri_bvh;
@@ -162,6 +163,7 @@ bool kl_shape_triangle_set(const kl_world* world, const kl_shape* shape, kl_tria
 	set->vertex_normals = shape->tri_vertex_normals;
 	set->vertex_cone_cos = shape->tri_vertex_cone_cos;
 	set->thickness = shape->tri_thickness;
+	set->convex = true;
 	set->scale = kl_vec3(1.0f, 1.0f, 1.0f);
 	set->pointshell = NULL;
 	set->use_pointshell = false;
