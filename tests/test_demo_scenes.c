@@ -177,6 +177,36 @@ static const demo_expect expected[] = {
 #define EXPECTED_COUNT ((int)(sizeof(expected) / sizeof(expected[0])))
 
 /// The demo scenes open the menu, in this order.
+/// The transforms' hash of a scene just built from seed (0: the scene's own layout).
+static uint32_t seeded_layout_hash(const kl_scene* scene, uint32_t seed)
+{
+	kl_scene_run run;
+	assert_true(seed == 0u ? kl_scene_start(scene, 1, &run) : kl_scene_start_seeded(scene, 1, seed, &run));
+	uint32_t hash = kl_world_hash_transforms(run.world);
+	kl_scene_stop(&run);
+	return hash;
+}
+
+/// The pile draws its layout from a seed: the same seed gives the same layout, another seed
+/// another one; a scene without seeded layouts refuses a seed and builds nothing.
+static void test_seeded_layouts(void** state)
+{
+	(void)state;
+	const kl_scene* pile = kl_scene_find("mesh_pile");
+	assert_non_null(pile);
+	assert_non_null(pile->create_seeded);
+	assert_int_equal(seeded_layout_hash(pile, 1u), seeded_layout_hash(pile, 1u));
+	assert_true(seeded_layout_hash(pile, 1u) != seeded_layout_hash(pile, 2u));
+	assert_true(seeded_layout_hash(pile, 1u) != seeded_layout_hash(pile, 0u));
+	assert_true(seeded_layout_hash(pile, 0x6d657368u) == seeded_layout_hash(pile, 0u)); // create's seed
+	const kl_scene* falling = kl_scene_find("falling_boxes");
+	assert_non_null(falling);
+	assert_null(falling->create_seeded);
+	kl_scene_run run;
+	assert_false(kl_scene_start_seeded(falling, 1, 1u, &run));
+	assert_false(kl_world_is_valid(run.world));
+}
+
 static void test_menu_order(void** state)
 {
 	(void)state;
@@ -273,6 +303,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_menu_order),
+		cmocka_unit_test(test_seeded_layouts),
 		cmocka_unit_test(test_scenes_run),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

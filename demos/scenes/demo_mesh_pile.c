@@ -98,9 +98,9 @@ static bool add_bin(kl_world_id world)
 
 /// The bodies in layers of 3 × 3 slots, each of the next kind in turn, at a random scale and
 /// orientation.
-static bool add_pieces(kl_world_id world, const pile_kind* kinds)
+static bool add_pieces(kl_world_id world, const pile_kind* kinds, uint32_t seed)
 {
-	kl_demo_rng rng = {0x6d657368u};
+	kl_demo_rng rng = {seed != 0u ? seed : 1u}; // xorshift stays at 0
 	kl_shape_def sd = kl_default_shape_def();
 	sd.material.friction = 0.5f;
 	const float offset = 0.5f * k_slot_spacing * (float)(k_grid - 1);
@@ -121,7 +121,7 @@ static bool add_pieces(kl_world_id world, const pile_kind* kinds)
 	return true;
 }
 
-static bool create(kl_world_id world, void** state)
+static bool create_seeded(kl_world_id world, uint32_t seed, void** state)
 {
 	*state = NULL;
 	// Largest extents at the largest scale: knot 0.20 m across, L bar 0.15 × 0.15 × 0.045 m, bowl
@@ -138,7 +138,7 @@ static bool create(kl_world_id world, void** state)
 	{
 		ok = ok && kinds[k].mesh != NULL;
 	}
-	ok = ok && add_pieces(world, kinds);
+	ok = ok && add_pieces(world, kinds, seed);
 	for (int k = 0; k < k_kinds; ++k)
 	{
 		kl_mesh_release(kinds[k].mesh);
@@ -146,9 +146,15 @@ static bool create(kl_world_id world, void** state)
 	return ok;
 }
 
+static bool create(kl_world_id world, void** state)
+{
+	return create_seeded(world, 0x6d657368u, state);
+}
+
 const kl_scene kl_scene_mesh_pile = {
 	.name = "mesh_pile",
 	.description = "30 non-convex meshes (gears, nuts, knots, bowls, L bars) fall into a bin and settle",
 	.benchmark_steps = 360, ///< the fall and the settling (kollide-bench --scene library)
 	.create = create,
+	.create_seeded = create_seeded,
 };

@@ -85,7 +85,8 @@ const kl_scene* kl_scene_find(const char* name)
 	return NULL;
 }
 
-bool kl_scene_start(const kl_scene* scene, int worker_count, kl_scene_run* run)
+/// Creates the configured world and builds the scene into it: with create_seeded when seeded.
+static bool start_scene(const kl_scene* scene, int worker_count, bool seeded, uint32_t seed, kl_scene_run* run)
 {
 	memset(run, 0, sizeof(*run));
 	kl_world_def def = kl_default_world_def();
@@ -100,13 +101,29 @@ bool kl_scene_start(const kl_scene* scene, int worker_count, kl_scene_run* run)
 	{
 		return false;
 	}
-	if (!scene->create(run->world, &run->state))
+	bool built = seeded ? scene->create_seeded(run->world, seed, &run->state) : scene->create(run->world, &run->state);
+	if (!built)
 	{
 		kl_destroy_world(run->world);
 		run->world = (kl_world_id){0};
 		return false;
 	}
 	return true;
+}
+
+bool kl_scene_start(const kl_scene* scene, int worker_count, kl_scene_run* run)
+{
+	return start_scene(scene, worker_count, false, 0u, run);
+}
+
+bool kl_scene_start_seeded(const kl_scene* scene, int worker_count, uint32_t seed, kl_scene_run* run)
+{
+	if (scene->create_seeded == NULL)
+	{
+		memset(run, 0, sizeof(*run));
+		return false;
+	}
+	return start_scene(scene, worker_count, true, seed, run);
 }
 
 kl_result kl_scene_step(kl_scene_run* run, float dt, int substeps)

@@ -18,6 +18,9 @@ struct kl_scene
 	void (*configure)(kl_world_def* def);
 	/// Builds the bodies into world; may allocate a state (freed by destroy). False on failure.
 	bool (*create)(kl_world_id world, void** state);
+	/// Builds the variant of a scene with a random layout drawn from seed (create draws from the
+	/// scene's own seed). NULL for scenes without one. A chaotic scene is judged over several seeds.
+	bool (*create_seeded)(kl_world_id world, uint32_t seed, void** state);
 	/// Called before every step (kinematic drivers). May be NULL.
 	void (*before_step)(kl_world_id world, void* state, int step_index, float dt);
 	/// Frees the state. May be NULL.
@@ -41,6 +44,8 @@ typedef struct kl_scene_run
 /// Creates the world (default def, configured by the scene, with worker_count workers) and builds
 /// the scene. Returns false (world destroyed) on failure.
 bool kl_scene_start(const kl_scene* scene, int worker_count, kl_scene_run* run);
+/// kl_scene_start with the layout drawn from seed (create_seeded); false for scenes without one.
+bool kl_scene_start_seeded(const kl_scene* scene, int worker_count, uint32_t seed, kl_scene_run* run);
 /// before_step, then kl_world_step(dt, substeps).
 kl_result kl_scene_step(kl_scene_run* run, float dt, int substeps);
 void kl_scene_stop(kl_scene_run* run);
