@@ -197,6 +197,74 @@ static int kl_hull_simplify(kl_manifold_point* hull, int h, float weld)
 	return h;
 }
 
+/// Where along side a→b candidate c projects (in-plane distance from a); writes the side's length.
+static float kl_side_along(const kl_manifold_point* a, const kl_manifold_point* b, const kl_manifold_point* c,
+						   float* len)
+{
+	float du = b->tangent_impulse[0] - a->tangent_impulse[0], dv = b->tangent_impulse[1] - a->tangent_impulse[1];
+	*len = sqrtf(du * du + dv * dv);
+	float along = (c->tangent_impulse[0] - a->tangent_impulse[0]) * du + (c->tangent_impulse[1] - a->tangent_impulse[1]) * dv;
+	return *len > 0.0f ? along / *len : 0.0f;
+}
+
+/// Where along side a→b (0 at a, 1 at b) candidate c lies, or -1 when it does not lie on the side
+/// (farther than weld from its line, or within weld of an end).
+static float kl_side_position(const kl_manifold_point* a, const kl_manifold_point* b, const kl_manifold_point* c,
+							  float weld)
+{
+	float len;
+	float along = kl_side_along(a, b, c, &len);
+	if (!(len > 2.0f * weld) || fabsf(kl_turn(a, b, c)) > weld * len)
+	{
+		return -1.0f;
+	}
+	return along > weld && along < len - weld ? along / len : -1.0f;
+}
+
+/// Puts back on the outline the candidates that lie on one of its sides clearly deeper (more than
+/// tie) than the side's ends there: the plane flattens depth, and a gear standing on the inner
+/// corners of two tooth tips has them on the sides between the outer corners, which are higher;
+/// without them the reduction held only outer corners and the inner ones sank in. Candidates
+/// within weld of one already put back on the same side are skipped. Returns the outline's count.
+static int kl_outline_deeper_sides(const kl_manifold_point* sorted, int n, kl_manifold_point* hull, int h, float weld,
+								   float tie)
+{
+	// A two-point outline is one side, not two (its closing side runs back over it).
+	int sides = h >= 3 ? h : h - 1;
+	int i = 0;
+	for (int side = 0; side < sides; ++side)
+	{
+		kl_manifold_point a = hull[i], b = hull[(i + 1) % h];
+		int added = 0;
+		for (int c = 0; c < n; ++c)
+		{
+			float t = kl_side_position(&a, &b, sorted + c, weld);
+			if (t < 0.0f || !(sorted[c].separation < a.separation + t * (b.separation - a.separation) - tie))
+			{
+				continue;
+			}
+			float len, along = kl_side_along(&a, &b, sorted + c, &len);
+			int pos = i + 1;
+			bool near = false;
+			for (int k = i + 1; k <= i + added; ++k)
+			{
+				float along_k = kl_side_along(&a, &b, hull + k, &len);
+				near = near || fabsf(along_k - along) < weld;
+				pos += along_k < along;
+			}
+			if (!near)
+			{
+				memmove(hull + pos + 1, hull + pos, (size_t)(h - pos) * sizeof(kl_manifold_point));
+				hull[pos] = sorted[c];
+				++h;
+				++added;
+			}
+		}
+		i += added + 1;
+	}
+	return h;
+}
+
 /// Writes the outline corners of the n candidates (in plane of normal) to hull, using sorted as
 /// work space; adds the deepest candidate when it is clearly deeper than every corner.
 static int kl_outline(const kl_manifold_point* candidates, int n, vec3s normal, float weld,
@@ -235,6 +303,7 @@ static int kl_outline(const kl_manifold_point* candidates, int n, vec3s normal, 
 		--h; // the last point repeats the first
 	}
 	h = kl_hull_simplify(hull, h, weld);
+	h = kl_outline_deeper_sides(sorted, n, hull, h, weld, 0.1f * KL_LINEAR_SLOP);
 	float hull_deepest = FLT_MAX;
 	for (int i = 0; i < h; ++i)
 	{
@@ -255,6 +324,26 @@ static int kl_outline(const kl_manifold_point* candidates, int n, vec3s normal, 
 		hull[i].tangent_impulse[1] = 0.0f;
 	}
 	return h;
+}
+
+/// Moves the h outline corners that m (reduced from them) did not choose to the front of hull;
+/// returns their count.
+static int kl_outline_rest(kl_manifold_point* hull, int h, const kl_manifold* m)
+{
+	int rest = 0;
+	for (int i = 0; i < h; ++i)
+	{
+		bool chosen = false;
+		for (int k = 0; k < m->point_count && !chosen; ++k)
+		{
+			chosen = m->points[k].id == hull[i].id && glms_vec3_eqv(m->points[k].point, hull[i].point);
+		}
+		if (!chosen)
+		{
+			hull[rest++] = hull[i];
+		}
+	}
+	return rest;
 }
 
 int kl_contact_patches(kl_tri_contact* contacts, int count, const kl_patch_config* config,
@@ -339,8 +428,12 @@ int kl_contact_patches(kl_tri_contact* contacts, int count, const kl_patch_confi
 	// trade its touching corners for speculative points of farther features with similar normals.
 	// Pass 1 then gives the farther contacts of a patch a manifold of their own while there is
 	// room: the far rim of a body tipping onto a face closes fast and needs its speculative points.
+	// Pass 2 gives the outline corners that pass 0 left out a manifold of their own while there is
+	// still room: a gear standing on two teeth has eight tip corners, and the four chosen for their
+	// area held the outer ones, up to 1 mm above the inner corners it stands on, so each step a
+	// corner without contact sank in and was pushed out, and the gear wobbled for ever.
 	int written = 0;
-	for (int pass = 0; pass < 2; ++pass)
+	for (int pass = 0; pass < 3; ++pass)
 	{
 		for (int s = 0; s < seed_count && written < max_manifolds; ++s)
 		{
@@ -355,7 +448,7 @@ int kl_contact_patches(kl_tri_contact* contacts, int count, const kl_patch_confi
 			{
 				float d;
 				bool near = contacts[i].separation <= patches[s].min_separation + config->depth_band;
-				if (kl_nearest_seed(seeds, seed_count, contacts[i].normal, &d) == s && near == (pass == 0))
+				if (kl_nearest_seed(seeds, seed_count, contacts[i].normal, &d) == s && near == (pass != 1))
 				{
 					scratch[n++] = kl_point_of(contacts + i);
 				}
@@ -366,11 +459,21 @@ int kl_contact_patches(kl_tri_contact* contacts, int count, const kl_patch_confi
 			}
 			kl_manifold_point* hull = scratch + 2 * count; // count + 2 slots: the chain repeats one point
 			int h = kl_outline(scratch, n, normal, config->weld_distance, scratch + count, hull);
-			kl_manifold* m = manifolds + written++;
+			kl_manifold* m = manifolds + written;
 			memset(m, 0, sizeof(*m));
 			m->normal = normal;
 			m->point_count = kl_reduce_manifold_points_tied(hull, h, normal, 0.1f * KL_LINEAR_SLOP, m->points);
+			if (pass == 2)
+			{
+				h = kl_outline_rest(hull, h, m);
+				if (h == 0)
+				{
+					continue;
+				}
+				m->point_count = kl_reduce_manifold_points_tied(hull, h, normal, 0.1f * KL_LINEAR_SLOP, m->points);
+			}
 			kl_canonical_ids(scratch, n, config->weld_distance, m);
+			++written;
 		}
 	}
 	return written;

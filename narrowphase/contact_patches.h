@@ -40,9 +40,11 @@ kl_patch_config kl_patch_config_default(void);
 /// then by seed order, and the first min(max_patches, max_manifolds) are kept, written in seed
 /// order; (5) each kept patch's points come from its contacts within depth_band of its deepest; its
 /// outline is found (2D convex hull in the plane of its normal, near-collinear and
-/// welded points dropped, plus the deepest contact when it lies clearly deeper inside), and reduced
+/// welded points dropped, but points on a side clearly deeper than the side's ends put back, plus
+/// the deepest contact when it lies clearly deeper inside), and reduced
 /// by kl_reduce_manifold_points along the normal; each chosen point takes the id of the first
-/// contact within weld_distance of it (see kl_patch_config). Reducing the outline rather than all
+/// contact within weld_distance of it (see kl_patch_config); (6) while manifolds are left, each
+/// kept patch's farther contacts get one of their own, and then the outline corners (5) left out. Reducing the outline rather than all
 /// contacts matters for flat patches, where most contacts are equally deep and an inner start
 /// point would make the reduction miss a corner.
 /// Point separations stay those of the triangle contacts (measured along each contact's own

@@ -330,6 +330,53 @@ static void test_tilted_box_one_patch(void** state)
 	assert_near(min_separation(&r.m[0]), expected, 2e-3);
 }
 
+/// Eight corners in one patch, like the tips of two gear teeth a gear stands on: the inner corners
+/// touch (0.5 mm deep), the outer ones are 0.5 mm up. Four points span the largest area with outer
+/// corners, so the corners the reduction leaves out must follow in a second manifold with the same
+/// normal when there is room (a gear on its rim wobbled for ever without them), and only then.
+static void test_outline_rest_second_manifold(void** state)
+{
+	(void)state;
+	const float xs[4] = {0.0f, 0.003f, 0.020f, 0.023f}; // outer, inner (tooth A); inner, outer (tooth B)
+	kl_tri_contact contacts[8];
+	memset(contacts, 0, sizeof(contacts));
+	for (int i = 0; i < 8; ++i)
+	{
+		int x = i / 2;
+		contacts[i].point = kl_vec3(xs[x], i % 2 ? 0.01f : -0.01f, 0.0f);
+		contacts[i].normal = kl_vec3(0.0f, 0.0f, 1.0f);
+		contacts[i].separation = x == 1 || x == 2 ? -0.0005f : 0.0005f;
+		contacts[i].tri_a = (uint32_t)i;
+		contacts[i].tri_b = 100u;
+		contacts[i].kind = KL_TRI_CONTACT_VERTEX;
+	}
+	static kl_manifold_point scratch[3 * 8 + 2];
+	kl_patch_config config = kl_patch_config_default();
+	kl_manifold m[4];
+	int count = kl_contact_patches(contacts, 8, &config, scratch, m, 4);
+	assert_int_equal(count, 2);
+	assert_int_equal(m[0].point_count, 4);
+	int covered = 0;
+	for (int i = 0; i < 8; ++i)
+	{
+		bool found = false;
+		for (int k = 0; k < count; ++k)
+		{
+			assert_near(m[k].normal.z, 1.0, 1e-6);
+			for (int j = 0; j < m[k].point_count; ++j)
+			{
+				found = found || glms_vec3_distance(m[k].points[j].point, contacts[i].point) < 1e-6f;
+			}
+		}
+		covered += found;
+	}
+	assert_int_equal(covered, 8); // every corner is in one of the two manifolds
+	assert_int_equal(m[0].point_count + m[1].point_count, 8);
+	// Without room, the one manifold of four points stays.
+	assert_int_equal(kl_contact_patches(contacts, 8, &config, scratch, m, 1), 1);
+	assert_int_equal(m[0].point_count, 4);
+}
+
 static void test_l_shape_two_patches(void** state)
 {
 	(void)state;
@@ -504,6 +551,7 @@ int main(void)
 		cmocka_unit_test(test_triangle_on_fan),
 		cmocka_unit_test(test_box_on_box_one_patch),
 		cmocka_unit_test(test_tilted_box_one_patch),
+		cmocka_unit_test(test_outline_rest_second_manifold),
 		cmocka_unit_test(test_l_shape_two_patches),
 		cmocka_unit_test(test_permutation_determinism),
 		cmocka_unit_test(test_perturbation_keeps_ids),
