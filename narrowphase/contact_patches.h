@@ -23,7 +23,7 @@ typedef struct kl_patch_config
 	float depth_band;
 } kl_patch_config;
 
-/// cos_angle cos 20°, weld_distance KL_LINEAR_SLOP / 4, max_patches 8, depth_band KL_LINEAR_SLOP / 2.
+/// cos_angle cos 20°, weld_distance KL_LINEAR_SLOP / 4, max_patches 16, depth_band KL_LINEAR_SLOP / 2.
 kl_patch_config kl_patch_config_default(void);
 
 /// Builds the manifolds of one body pair from its raw triangle contacts.
