@@ -203,7 +203,8 @@ static float kl_side_along(const kl_manifold_point* a, const kl_manifold_point* 
 {
 	float du = b->tangent_impulse[0] - a->tangent_impulse[0], dv = b->tangent_impulse[1] - a->tangent_impulse[1];
 	*len = sqrtf(du * du + dv * dv);
-	float along = (c->tangent_impulse[0] - a->tangent_impulse[0]) * du + (c->tangent_impulse[1] - a->tangent_impulse[1]) * dv;
+	float along = (c->tangent_impulse[0] - a->tangent_impulse[0]) * du +
+				  (c->tangent_impulse[1] - a->tangent_impulse[1]) * dv;
 	return *len > 0.0f ? along / *len : 0.0f;
 }
 
