@@ -54,12 +54,61 @@ static float angular_mass(const kl_solver_body* a, const kl_solver_body* b, vec3
 	return k > 0.0f ? 1.0f / k : 0.0f;
 }
 
+/// Cosine of the largest angle between a contact normal and the vertical for which the lower body
+/// counts as supporting the upper one (45°).
+#define KL_SUPPORT_COS 0.70710678f
+
+/// Support mass scaling (a form of shock propagation): where a light body carries a heavier one (a
+/// contact whose normal is within 45° of the vertical), the row between them sees the lower body
+/// as heavy as the upper one. One Gauss–Seidel pass per sub-step does not carry a mass ratio: the
+/// row to the heavy body, solved after the light body's support, pushes it back in (an L bar of
+/// 0.58 kg dropped on a 30 g gear drove it 18 mm into the ground, and a heavy part resting on a
+/// light one pressed it 5 mm in). Equal masses, and bodies side by side, are unchanged.
+static void kl_support_mass_scales(const kl_solver_step* step, const kl_solver_body* ba, const kl_solver_body* bb,
+								   vec3s normal, kl_contact_constraint* c)
+{
+	c->mass_scale_a = 1.0f;
+	c->mass_scale_b = 1.0f;
+	vec3s g = step->world->def.gravity;
+	float g_len = glms_vec3_norm(g);
+	if (!(ba->inv_mass > 0.0f && bb->inv_mass > 0.0f) || !(g_len > 0.0f))
+	{
+		return;
+	}
+	float up = -glms_vec3_dot(normal, g) / g_len; // > 0: b lies above a
+	if (fabsf(up) < KL_SUPPORT_COS)
+	{
+		return;
+	}
+	bool a_below = up > 0.0f;
+	float inv_lower = a_below ? ba->inv_mass : bb->inv_mass;
+	float inv_upper = a_below ? bb->inv_mass : ba->inv_mass;
+	if (inv_lower > inv_upper) // the lower body is the lighter one
+	{
+		float scale = inv_upper / inv_lower;
+		c->mass_scale_a = a_below ? scale : 1.0f;
+		c->mass_scale_b = a_below ? 1.0f : scale;
+	}
+}
+
+/// A solver body with its inverse mass and inertia scaled.
+static kl_solver_body kl_scaled_body(const kl_solver_body* b, float scale)
+{
+	kl_solver_body s = *b;
+	s.inv_mass *= scale;
+	s.inv_inertia = glms_mat3_scale(s.inv_inertia, scale);
+	return s;
+}
+
 void kl_prepare_contact(const kl_solver_step* step, const kl_contact* contact, int contact_index, int manifold_index,
 						int index_a, int index_b, kl_contact_constraint* c)
 {
 	const kl_manifold* m = manifold_index == 0 ? &contact->manifold : &contact->extra[manifold_index - 1];
-	const kl_solver_body* ba = solver_body(step, index_a);
-	const kl_solver_body* bb = solver_body(step, index_b);
+	kl_support_mass_scales(step, solver_body(step, index_a), solver_body(step, index_b), m->normal, c);
+	const kl_solver_body scaled_a = kl_scaled_body(solver_body(step, index_a), c->mass_scale_a);
+	const kl_solver_body scaled_b = kl_scaled_body(solver_body(step, index_b), c->mass_scale_b);
+	const kl_solver_body* ba = &scaled_a;
+	const kl_solver_body* bb = &scaled_b;
 	c->contact_index = contact_index;
 	c->manifold_index = manifold_index;
 	c->index_a = index_a;
@@ -112,7 +161,7 @@ typedef struct kl_side
 	const kl_solver_body* body;
 } kl_side;
 
-static inline kl_side load_side(const kl_solver_step* step, int index)
+static inline kl_side load_side(const kl_solver_step* step, int index, float mass_scale)
 {
 	kl_side s;
 	s.body = solver_body(step, index);
@@ -126,8 +175,8 @@ static inline kl_side load_side(const kl_solver_step* step, int index)
 		s.v = glms_vec3_zero();
 		s.w = glms_vec3_zero();
 	}
-	s.inv_mass = s.body->inv_mass;
-	s.inv_inertia = s.body->inv_inertia;
+	s.inv_mass = s.body->inv_mass * mass_scale;
+	s.inv_inertia = glms_mat3_scale(s.body->inv_inertia, mass_scale);
 	return s;
 }
 
@@ -164,8 +213,8 @@ static inline vec3s relative_velocity(const kl_side* a, const kl_side* b, vec3s 
 
 void kl_warm_start_contact(const kl_solver_step* step, kl_contact_constraint* c)
 {
-	kl_side a = load_side(step, c->index_a);
-	kl_side b = load_side(step, c->index_b);
+	kl_side a = load_side(step, c->index_a, c->mass_scale_a);
+	kl_side b = load_side(step, c->index_b, c->mass_scale_b);
 	for (int k = 0; k < c->point_count; ++k)
 	{
 		const kl_contact_constraint_point* cp = &c->points[k];
@@ -283,8 +332,8 @@ static inline void solve_rolling(kl_contact_constraint* c, kl_side* a, kl_side* 
 
 void kl_solve_contact(const kl_solver_step* step, kl_contact_constraint* c, bool use_bias)
 {
-	kl_side a = load_side(step, c->index_a);
-	kl_side b = load_side(step, c->index_b);
+	kl_side a = load_side(step, c->index_a, c->mass_scale_a);
+	kl_side b = load_side(step, c->index_b, c->mass_scale_b);
 	float total_normal = 0.0f;
 	solve_normal(step, c, &a, &b, use_bias, &total_normal);
 	solve_friction(step, c, &a, &b);
@@ -302,8 +351,8 @@ void kl_apply_restitution(const kl_solver_step* step, kl_contact_constraint* c)
 	{
 		return;
 	}
-	kl_side a = load_side(step, c->index_a);
-	kl_side b = load_side(step, c->index_b);
+	kl_side a = load_side(step, c->index_a, c->mass_scale_a);
+	kl_side b = load_side(step, c->index_b, c->mass_scale_b);
 	for (int k = 0; k < c->point_count; ++k)
 	{
 		kl_contact_constraint_point* cp = &c->points[k];

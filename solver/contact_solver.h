@@ -34,6 +34,10 @@ typedef struct kl_contact_constraint
 	float rolling_mass[2];
 	vec3s rolling_impulse; ///< world
 	kl_softness softness;
+	/// Factors on each side's inverse mass and inertia in this constraint (1: as the body is); see
+	/// kl_support_mass_scales.
+	float mass_scale_a;
+	float mass_scale_b;
 	int point_count;
 	kl_contact_constraint_point points[KL_MAX_MANIFOLD_POINTS];
 } kl_contact_constraint;

@@ -36,16 +36,16 @@ static void gather_lane(const kl_solver_step* step, const kl_contact_constraint*
 	const mat3s zero = glms_mat3_zero();
 	const kl_solver_body* ba = s->index_a >= 0 ? &step->bodies[s->index_a] : NULL;
 	const kl_solver_body* bb = s->index_b >= 0 ? &step->bodies[s->index_b] : NULL;
-	const mat3s* ia = ba != NULL ? &ba->inv_inertia : &zero;
-	const mat3s* ib = bb != NULL ? &bb->inv_inertia : &zero;
+	const mat3s ia = ba != NULL ? glms_mat3_scale(ba->inv_inertia, s->mass_scale_a) : zero;
+	const mat3s ib = bb != NULL ? glms_mat3_scale(bb->inv_inertia, s->mass_scale_b) : zero;
 	out->index_a[lane] = s->index_a;
 	out->index_b[lane] = s->index_b;
-	out->inv_mass_a[lane] = ba != NULL ? ba->inv_mass : 0.0f;
-	out->inv_mass_b[lane] = bb != NULL ? bb->inv_mass : 0.0f;
+	out->inv_mass_a[lane] = ba != NULL ? ba->inv_mass * s->mass_scale_a : 0.0f;
+	out->inv_mass_b[lane] = bb != NULL ? bb->inv_mass * s->mass_scale_b : 0.0f;
 	out->dynamic_a[lane] = out->inv_mass_a[lane] > 0.0f;
 	out->dynamic_b[lane] = out->inv_mass_b[lane] > 0.0f;
-	put_inertia(out->inv_inertia_a, lane, ia);
-	put_inertia(out->inv_inertia_b, lane, ib);
+	put_inertia(out->inv_inertia_a, lane, &ia);
+	put_inertia(out->inv_inertia_b, lane, &ib);
 	put_vec3(&out->normal, lane, s->normal);
 	put_vec3(&out->tangent[0], lane, s->tangent[0]);
 	put_vec3(&out->tangent[1], lane, s->tangent[1]);
@@ -71,8 +71,8 @@ static void gather_lane(const kl_solver_step* step, const kl_contact_constraint*
 		put_vec3(&wp->anchor_b, lane, sp->anchor_b);
 		for (int d = 0; d < 3; ++d)
 		{
-			put_vec3(&wp->angular_a[d], lane, glms_mat3_mulv(*ia, glms_vec3_cross(sp->anchor_a, dirs[d])));
-			put_vec3(&wp->angular_b[d], lane, glms_mat3_mulv(*ib, glms_vec3_cross(sp->anchor_b, dirs[d])));
+			put_vec3(&wp->angular_a[d], lane, glms_mat3_mulv(ia, glms_vec3_cross(sp->anchor_a, dirs[d])));
+			put_vec3(&wp->angular_b[d], lane, glms_mat3_mulv(ib, glms_vec3_cross(sp->anchor_b, dirs[d])));
 		}
 		wp->adjusted_separation[lane] = sp->adjusted_separation;
 		wp->relative_velocity[lane] = sp->relative_velocity;
