@@ -74,7 +74,17 @@ bool kl_mesh_scratch_reserve_contacts(kl_mesh_scratch* s, int need)
 	return true;
 }
 
-int kl_mesh_scratch_patches(kl_mesh_scratch* s, int count, kl_manifold* out, int max_manifolds)
+void kl_motion_relative_field(const kl_vertex_motion* m, vec3s* offset, vec3s* spin)
+{
+	// v_i(x) = v_i + ω_i × (x − c_i) = (v_i − ω_i × c_i) + ω_i × x
+	vec3s oa = glms_vec3_sub(m->velocity[0], glms_vec3_cross(m->angular_velocity[0], m->center[0]));
+	vec3s ob = glms_vec3_sub(m->velocity[1], glms_vec3_cross(m->angular_velocity[1], m->center[1]));
+	*offset = glms_vec3_sub(ob, oa);
+	*spin = glms_vec3_sub(m->angular_velocity[1], m->angular_velocity[0]);
+}
+
+int kl_mesh_scratch_patches(kl_mesh_scratch* s, int count, const kl_vertex_motion* motion, kl_manifold* out,
+							int max_manifolds)
 {
 	int need = 3 * count + 2; // what kl_contact_patches asks of its point scratch
 	if (need > s->point_capacity)
@@ -88,6 +98,11 @@ int kl_mesh_scratch_patches(kl_mesh_scratch* s, int count, kl_manifold* out, int
 		s->point_capacity = need;
 	}
 	kl_patch_config config = kl_patch_config_default();
+	if (motion != NULL)
+	{
+		kl_motion_relative_field(motion, &config.relative_offset, &config.relative_spin);
+		config.dt = motion->dt;
+	}
 	return kl_contact_patches(s->contacts, count, &config, s->points, out, max_manifolds);
 }
 
@@ -449,7 +464,7 @@ static int collide_sets(const kl_triangle_set* a, const kl_triangle_set* b, floa
 	}
 	if (walked == KL_OK && !q.failed && q.count > 0)
 	{
-		manifolds = kl_mesh_scratch_patches(scratch, q.count, out, max_manifolds);
+		manifolds = kl_mesh_scratch_patches(scratch, q.count, motion, out, max_manifolds);
 	}
 	return manifolds;
 }

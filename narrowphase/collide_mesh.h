@@ -103,8 +103,12 @@ bool kl_mesh_scratch_reserve_contacts(kl_mesh_scratch* scratch, int need);
 
 /// The minimal contact sets (kl_contact_patches, default settings) of the first `count` contacts in
 /// scratch->contacts, into at most max_manifolds manifolds; returns their count (0 when out of
-/// memory).
-int kl_mesh_scratch_patches(kl_mesh_scratch* scratch, int count, kl_manifold* out, int max_manifolds);
+/// memory). With the bodies' motion (may be NULL) the farther contacts' manifolds choose their points
+/// by the separation predicted at the step's end.
+int kl_mesh_scratch_patches(kl_mesh_scratch* scratch, int count, const kl_vertex_motion* motion, kl_manifold* out,
+							int max_manifolds);
+/// The velocity of body b relative to body a (motion) as a field over the world: offset + spin × x.
+void kl_motion_relative_field(const kl_vertex_motion* motion, vec3s* offset, vec3s* spin);
 
 /// Appends one candidate pair to scratch->pairs; false when out of memory.
 bool kl_mesh_scratch_push_pair(kl_mesh_scratch* scratch, int32_t tri_a, int32_t tri_b);

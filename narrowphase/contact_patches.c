@@ -16,6 +16,9 @@ kl_patch_config kl_patch_config_default(void)
 	c.weld_distance = 0.25f * KL_LINEAR_SLOP;
 	c.depth_band = 0.5f * KL_LINEAR_SLOP;
 	c.max_patches = 16;
+	c.relative_offset = kl_vec3(0.0f, 0.0f, 0.0f);
+	c.relative_spin = kl_vec3(0.0f, 0.0f, 0.0f);
+	c.dt = 0.0f;
 	return c;
 }
 
@@ -347,6 +350,25 @@ static int kl_outline_rest(kl_manifold_point* hull, int h, const kl_manifold* m)
 	return rest;
 }
 
+/// Puts the separation predicted at the step's end in p (which was made from contact c) for the
+/// reduction to choose by, keeping its separation now in the unused max_normal_impulse slot.
+static void kl_predict_separation(const kl_patch_config* config, const kl_tri_contact* c, kl_manifold_point* p)
+{
+	vec3s v = glms_vec3_add(config->relative_offset, glms_vec3_cross(config->relative_spin, c->point));
+	p->max_normal_impulse = p->separation;
+	p->separation += config->dt * glms_vec3_dot(v, c->normal);
+}
+
+/// Gives the chosen points back their separation now (kl_predict_separation).
+static void kl_restore_separations(kl_manifold* m)
+{
+	for (int k = 0; k < m->point_count; ++k)
+	{
+		m->points[k].separation = m->points[k].max_normal_impulse;
+		m->points[k].max_normal_impulse = 0.0f;
+	}
+}
+
 int kl_contact_patches(kl_tri_contact* contacts, int count, const kl_patch_config* config,
 					   kl_manifold_point* scratch, kl_manifold* manifolds, int max_manifolds)
 {
@@ -451,7 +473,12 @@ int kl_contact_patches(kl_tri_contact* contacts, int count, const kl_patch_confi
 				bool near = contacts[i].separation <= patches[s].min_separation + config->depth_band;
 				if (kl_nearest_seed(seeds, seed_count, contacts[i].normal, &d) == s && near == (pass != 1))
 				{
-					scratch[n++] = kl_point_of(contacts + i);
+					scratch[n] = kl_point_of(contacts + i);
+					if (pass == 1 && config->dt > 0.0f)
+					{
+						kl_predict_separation(config, contacts + i, scratch + n);
+					}
+					++n;
 				}
 			}
 			if (n == 0)
@@ -472,6 +499,10 @@ int kl_contact_patches(kl_tri_contact* contacts, int count, const kl_patch_confi
 					continue;
 				}
 				m->point_count = kl_reduce_manifold_points_tied(hull, h, normal, 0.1f * KL_LINEAR_SLOP, m->points);
+			}
+			if (pass == 1 && config->dt > 0.0f)
+			{
+				kl_restore_separations(m);
 			}
 			kl_canonical_ids(scratch, n, config->weld_distance, m);
 			++written;

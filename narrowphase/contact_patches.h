@@ -21,9 +21,18 @@ typedef struct kl_patch_config
 	int max_patches;
 	/// A patch's points come from its contacts within this of its deepest one. >= 0.
 	float depth_band;
+	/// The velocity of body b relative to body a as a field over the world, relative_offset +
+	/// relative_spin × x, and the step's dt. With dt > 0 the manifolds of farther contacts (those
+	/// beyond depth_band) choose their points by the separation predicted at the step's end, so that
+	/// a spinning body's far rim is held by the vertices its turn brings lowest. dt 0: by their
+	/// separation now.
+	vec3s relative_offset;
+	vec3s relative_spin;
+	float dt;
 } kl_patch_config;
 
-/// cos_angle cos 20°, weld_distance KL_LINEAR_SLOP / 4, max_patches 16, depth_band KL_LINEAR_SLOP / 2.
+/// cos_angle cos 20°, weld_distance KL_LINEAR_SLOP / 4, max_patches 16, depth_band KL_LINEAR_SLOP / 2,
+/// no motion (dt 0).
 kl_patch_config kl_patch_config_default(void);
 
 /// Builds the manifolds of one body pair from its raw triangle contacts.

@@ -659,14 +659,9 @@ typedef struct kl_relative_field
 
 static kl_relative_field kl_relative_field_make(const kl_vertex_motion* m)
 {
-	kl_relative_field f;
-	kl_d3 wa = kl_f3(m->angular_velocity[0]), wb = kl_f3(m->angular_velocity[1]);
-	// v_i(x) = v_i + ω_i × (x − c_i) = (v_i − ω_i × c_i) + ω_i × x
-	kl_d3 oa = kl_d3_sub(kl_f3(m->velocity[0]), kl_d3_cross(wa, kl_f3(m->center[0])));
-	kl_d3 ob = kl_d3_sub(kl_f3(m->velocity[1]), kl_d3_cross(wb, kl_f3(m->center[1])));
-	f.offset = kl_d3_sub(ob, oa);
-	f.spin = kl_d3_sub(wb, wa);
-	f.dt = m->dt;
+	vec3s offset, spin;
+	kl_motion_relative_field(m, &offset, &spin);
+	kl_relative_field f = {kl_f3(offset), kl_f3(spin), m->dt};
 	return f;
 }
 

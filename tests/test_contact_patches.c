@@ -377,6 +377,57 @@ static void test_outline_rest_second_manifold(void** state)
 	assert_int_equal(m[0].point_count, 4);
 }
 
+/// The far contacts of a patch (beyond depth_band) are speculative points for what closes in during
+/// the step; with the bodies' motion they are chosen by the separation predicted at its end. Six
+/// far corners of a hexagon, all 1 cm away, and a spin that brings corner 0 down fastest: the
+/// reduction keeps four, and corner 0 must be among them (by geometry alone it is not), while the
+/// points keep their separation now.
+static int far_manifold_with_corner(const kl_patch_config* config, int corner, float* separation)
+{
+	kl_tri_contact contacts[7];
+	memset(contacts, 0, sizeof(contacts));
+	for (int i = 0; i < 7; ++i)
+	{
+		float angle = (float)i * GLM_PIf / 3.0f;
+		contacts[i].point =
+			i < 6 ? kl_vec3(0.05f * cosf(angle), 0.05f * sinf(angle), 0.0f) : kl_vec3(0.2f, 0.0f, 0.0f);
+		contacts[i].normal = kl_vec3(0.0f, 0.0f, 1.0f);
+		contacts[i].separation = i < 6 ? 0.01f : -0.001f; // the seventh touches: the hexagon is far
+		contacts[i].tri_a = (uint32_t)i;
+		contacts[i].tri_b = 100u;
+		contacts[i].kind = KL_TRI_CONTACT_VERTEX;
+	}
+	static kl_manifold_point scratch[3 * 7 + 2];
+	kl_manifold m[4];
+	int count = kl_contact_patches(contacts, 7, config, scratch, m, 4);
+	float angle = (float)corner * GLM_PIf / 3.0f;
+	vec3s target = kl_vec3(0.05f * cosf(angle), 0.05f * sinf(angle), 0.0f);
+	for (int k = 0; k < count; ++k)
+	{
+		for (int j = 0; j < m[k].point_count; ++j)
+		{
+			if (glms_vec3_distance(m[k].points[j].point, target) < 1e-6f)
+			{
+				*separation = m[k].points[j].separation;
+				return k;
+			}
+		}
+	}
+	return -1;
+}
+
+static void test_far_points_by_predicted_separation(void** state)
+{
+	(void)state;
+	kl_patch_config config = kl_patch_config_default();
+	float separation = 0.0f;
+	assert_int_equal(far_manifold_with_corner(&config, 0, &separation), -1); // by geometry: left out
+	config.relative_spin = kl_vec3(0.0f, 10.0f, 0.0f); // 10 rad/s about y: corner 0 closes at 0.5 m/s
+	config.dt = 1.0f / 60.0f;
+	assert_true(far_manifold_with_corner(&config, 0, &separation) >= 1); // the far manifold holds it
+	assert_near(separation, 0.01, 1e-6);								  // its separation now
+}
+
 static void test_l_shape_two_patches(void** state)
 {
 	(void)state;
@@ -552,6 +603,7 @@ int main(void)
 		cmocka_unit_test(test_box_on_box_one_patch),
 		cmocka_unit_test(test_tilted_box_one_patch),
 		cmocka_unit_test(test_outline_rest_second_manifold),
+		cmocka_unit_test(test_far_points_by_predicted_separation),
 		cmocka_unit_test(test_l_shape_two_patches),
 		cmocka_unit_test(test_permutation_determinism),
 		cmocka_unit_test(test_perturbation_keeps_ids),

@@ -568,7 +568,7 @@ bool kl_pair_contacts_query(const kl_pair_model* a, const kl_pair_model* b, cons
 		return count == 0;
 	}
 	kl_manifold manifolds[KL_PATCH_MAX_SEEDS];
-	int m_count = kl_mesh_scratch_patches(&scratch->mesh, count, manifolds, KL_PATCH_MAX_SEEDS);
+	int m_count = kl_mesh_scratch_patches(&scratch->mesh, count, NULL, manifolds, KL_PATCH_MAX_SEEDS);
 	out->manifolds = m_count;
 	for (int m = 0; m < m_count; ++m)
 	{
