@@ -181,11 +181,11 @@ static void test_round_shapes_on_mesh(void** state)
 	kl_mesh_release(mesh);
 }
 
-static kl_mesh* gear_mesh(void)
+/// The gear mesh the parameters generate.
+static kl_mesh* gear_mesh_with(const kl_meshgen_gear_params* params)
 {
-	kl_meshgen_gear_params params = kl_meshgen_default_gear_params();
 	kl_meshgen_mesh m = {0};
-	assert_int_equal(kl_meshgen_gear(&params, &m), KL_OK);
+	assert_int_equal(kl_meshgen_gear(params, &m), KL_OK);
 	kl_mesh_def def = kl_default_mesh_def();
 	def.vertices = (const vec3s*)m.vertices;
 	def.vertex_count = m.vertex_count;
@@ -195,6 +195,12 @@ static kl_mesh* gear_mesh(void)
 	kl_meshgen_free(&m);
 	assert_non_null(mesh);
 	return mesh;
+}
+
+static kl_mesh* gear_mesh(void)
+{
+	kl_meshgen_gear_params params = kl_meshgen_default_gear_params();
+	return gear_mesh_with(&params);
 }
 
 /// A gear dropped flat onto a static gear (face width 2 cm, so it should rest at z = 2 cm) at
@@ -378,16 +384,7 @@ static void test_gear_stands_on_rim(void** state)
 	params.module = 0.006f;
 	params.face_width = 0.02f;
 	params.bore_radius = 0.012f;
-	kl_meshgen_mesh m = {0};
-	assert_int_equal(kl_meshgen_gear(&params, &m), KL_OK);
-	kl_mesh_def def = kl_default_mesh_def();
-	def.vertices = (const vec3s*)m.vertices;
-	def.vertex_count = m.vertex_count;
-	def.indices = m.indices;
-	def.triangle_count = m.triangle_count;
-	kl_mesh* mesh = kl_mesh_build(&def);
-	kl_meshgen_free(&m);
-	assert_non_null(mesh);
+	kl_mesh* mesh = gear_mesh_with(&params);
 	const float turns[2][2] = {{0.0f, 7.0f}, {3.0f, 15.0f}}; // tilt about y, turn about the axis (degrees)
 	for (int c = 0; c < 2; ++c)
 	{

@@ -164,15 +164,22 @@ static void test_mass_ratio(void** state)
 	kl_val_check_determinism("mass_ratio", STACK_STEPS, hash);
 }
 
+/// A world without sleeping and a ground (half extents hx × hx) of the given friction.
+static kl_world_id world_with_ground(float hx, float friction)
+{
+	kl_world_def wd = kl_default_world_def();
+	wd.enable_sleep = false;
+	kl_world_id world = kl_create_world(&wd);
+	assert_true(KL_IS_NON_NULL(kl_scene_add_ground(world, hx, hx, friction)));
+	return world;
+}
+
 /// A 10 cm box of `ratio` times the mass of an equal box resting on the ground, dropped 10 cm onto
 /// it. Writes the lowest the light box's bottom went (m, negative: into the ground) and returns the
 /// heavy box's height after 3 s.
 static float drop_heavy_on_light(float ratio, float* lowest)
 {
-	kl_world_def wd = kl_default_world_def();
-	wd.enable_sleep = false;
-	kl_world_id world = kl_create_world(&wd);
-	assert_true(KL_IS_NON_NULL(kl_scene_add_ground(world, 2.0f, 2.0f, 0.6f)));
+	kl_world_id world = world_with_ground(2.0f, 0.6f);
 	const vec3s half = kl_vec3(0.05f, 0.05f, 0.05f);
 	kl_body_id light = kl_scene_add_box(world, kl_vec3(0.0f, 0.0f, 0.05f), glms_quat_identity(), half, 100.0f, 0.6f);
 	kl_body_id heavy =
@@ -212,10 +219,7 @@ static void test_heavy_lands_on_light(void** state)
 static void test_side_collision_keeps_momentum(void** state)
 {
 	(void)state;
-	kl_world_def wd = kl_default_world_def();
-	wd.enable_sleep = false;
-	kl_world_id world = kl_create_world(&wd);
-	assert_true(KL_IS_NON_NULL(kl_scene_add_ground(world, 5.0f, 5.0f, 0.0f)));
+	kl_world_id world = world_with_ground(5.0f, 0.0f);
 	const vec3s half = kl_vec3(0.05f, 0.05f, 0.05f);
 	kl_body_id light = kl_scene_add_box(world, kl_vec3(0.3f, 0.0f, 0.05f), glms_quat_identity(), half, 100.0f, 0.0f);
 	kl_body_id heavy = kl_scene_add_box(world, kl_vec3(0.0f, 0.0f, 0.05f), glms_quat_identity(), half, 5000.0f, 0.0f);
