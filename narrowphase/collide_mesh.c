@@ -48,6 +48,7 @@ void kl_mesh_scratch_free(kl_mesh_scratch* scratch)
 		{
 			kl_free(scratch->slots[side]);
 			kl_free(scratch->touched[side]);
+			kl_free(scratch->tri_slots[side]);
 		}
 		memset(scratch, 0, sizeof(*scratch));
 	}

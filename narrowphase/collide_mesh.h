@@ -89,6 +89,9 @@ typedef struct kl_mesh_scratch
 	int slot_capacity[2];
 	int touched_count[2];
 	uint32_t generation; ///< slots stamped with another generation are free
+	/// Per side, per triangle: its world normal, bounding sphere and travel, once per query.
+	struct kl_triangle_slot* tri_slots[2];
+	int tri_slot_capacity[2];
 	struct kl_pierce* pierces; ///< where edges cross the other set's faces (vertex_contacts.c)
 	int pierce_count;
 	int pierce_capacity;

@@ -349,6 +349,39 @@ static const kl_tri_edges* kl_cached_edges(kl_mesh_scratch* s, int side, const k
 	return edges;
 }
 
+/// One triangle of a side placed in the world for the current query (kl_cached_face): a triangle
+/// meets many of the other side's, so its normal, bounds and travel are worked out once.
+struct kl_triangle_slot
+{
+	vec3s t[3];	   ///< world vertices
+	kl_d3 normal;  ///< unit, zero when the triangle has no area
+	kl_d3 centre;  ///< of its bounding sphere (the vertices' mean)
+	double radius; ///< of its bounding sphere
+	double travel; ///< how far its vertices can move relative to the other body this step (kl_travel)
+	uint32_t stamp; ///< set when this is the scratch's generation
+};
+
+/// Makes room for a side's per-triangle slots; false when out of memory.
+static bool kl_side_reserve_triangles(kl_mesh_scratch* s, int side, int triangle_count)
+{
+	if (triangle_count > s->tri_slot_capacity[side])
+	{
+		struct kl_triangle_slot* slots =
+			kl_realloc(s->tri_slots[side], (size_t)triangle_count, sizeof(struct kl_triangle_slot));
+		if (slots == NULL)
+		{
+			return false;
+		}
+		for (int t = s->tri_slot_capacity[side]; t < triangle_count; ++t)
+		{
+			slots[t].stamp = 0;
+		}
+		s->tri_slots[side] = slots;
+		s->tri_slot_capacity[side] = triangle_count;
+	}
+	return true;
+}
+
 /// Makes room for a side's per-vertex slots; false when out of memory.
 static bool kl_side_reserve(kl_mesh_scratch* s, int side, int vertex_count)
 {
@@ -377,12 +410,13 @@ static bool kl_side_reserve(kl_mesh_scratch* s, int side, int vertex_count)
 	return true;
 }
 
-/// Offers triangle tq (world vertices t, unit normal n) of the other set to vertex v of this side
-/// (world p): only when p lies within [-max_depth, margin] of the triangle's plane can the triangle
+/// Offers triangle tq (placed in `face`) of the other set to vertex v of this side (world p): only when p lies within [-max_depth, margin] of the triangle's plane can the triangle
 /// be its nearest surface within reach, which skips most of the far pairs of a wide margin.
 static void kl_side_offer(kl_mesh_scratch* s, const kl_triangle_set* p_set, int side, int32_t v, vec3s p, int tq,
-						  const vec3s t[3], kl_d3 n, double reach, const kl_tri_contact_config* config)
+						  const struct kl_triangle_slot* face, double reach, const kl_tri_contact_config* config)
 {
+	const vec3s* t = face->t;
+	kl_d3 n = face->normal;
 	double h = kl_d3_dot(n, kl_d3_rel(p, t[0]));
 	if (h > reach || h < -config->max_depth)
 	{
@@ -402,10 +436,12 @@ static void kl_side_offer(kl_mesh_scratch* s, const kl_triangle_set* p_set, int 
 		slot->cone = cones;
 		s->touched[side][s->touched_count[side]++] = v;
 	}
-	// The plane's distance bounds the triangle's from below: a triangle whose plane is farther than
-	// the nearest found so far can be neither nearer nor tied (the slack covers the float rounding of
-	// the closest points, so the choice is the same as without the test).
-	double bound = h * h * (1.0 - 1e-4) - 1e-12;
+	// The plane's distance and the bounding sphere's bound the triangle's from below: a triangle
+	// farther than the nearest found so far can be neither nearer nor tied (the slack covers the
+	// float rounding of the closest points, so the choice is the same as without the test).
+	double below = sqrt(kl_d3_dot(kl_d3_sub(kl_f3(p), face->centre), kl_d3_sub(kl_f3(p), face->centre))) - face->radius;
+	double lower = fmax(fabs(h), below);
+	double bound = lower * lower * (1.0 - 1e-4) - 1e-12;
 	if (bound <= slot->nearest.d2)
 	{
 		kl_nearest_offer(&slot->nearest, p, tq, t);
@@ -611,9 +647,9 @@ static int kl_pierce_contacts(const kl_triangle_set* a, const kl_triangle_set* b
 /// other body gives the true contact (kl_pierce_contacts).
 #define KL_EDGE_MAX_DEPTH ((double)KL_LINEAR_SLOP)
 
-/// The edge contacts of one pair (world triangles and unit normals given).
+/// The edge contacts of one pair (world triangles and unit normals given) at most `farthest` apart.
 static int kl_pair_edge_contacts(const kl_triangle_set* a, const kl_triangle_set* b, kl_tri_pair pair,
-								 const vec3s ta[3], kl_d3 na, const vec3s tb[3], kl_d3 nb,
+								 const vec3s ta[3], kl_d3 na, const vec3s tb[3], kl_d3 nb, double farthest,
 								 const kl_tri_contact_config* config, kl_mesh_scratch* scratch, kl_tri_contact* out)
 {
 	unsigned mask_a = kl_owned_edges(a, pair.a), mask_b = kl_owned_edges(b, pair.b);
@@ -631,7 +667,7 @@ static int kl_pair_edge_contacts(const kl_triangle_set* a, const kl_triangle_set
 	kl_tri_edges ea, eb;
 	kl_tri_edge_axis axes[9];
 	int n = kl_tri_edge_pairs(A, na, kl_cached_edges(scratch, 0, a, pair.a, &ea), mask_a, B, nb,
-							  kl_cached_edges(scratch, 1, b, pair.b, &eb), mask_b, origin, -(double)config->margin,
+							  kl_cached_edges(scratch, 1, b, pair.b, &eb), mask_b, origin, -farthest,
 							  fmin((double)config->max_depth, KL_EDGE_MAX_DEPTH), axes);
 	for (int i = 0; i < n; ++i)
 	{
@@ -679,15 +715,64 @@ static double kl_travel(const kl_relative_field* f, const vec3s u[3])
 	return sqrt(most) * f->dt;
 }
 
-/// The smallest height of triangle u's vertices over the plane of t (normal n).
-static double kl_lowest_over(const vec3s t[3], kl_d3 n, const vec3s u[3])
+/// The range of heights of triangle u's vertices over the plane of t (normal n), measured as
+/// kl_pair_pierces measures them.
+typedef struct kl_heights
 {
-	double h = DBL_MAX;
+	double lowest;
+	double highest;
+} kl_heights;
+
+static kl_heights kl_heights_over(const vec3s t[3], kl_d3 n, const vec3s u[3])
+{
+	kl_heights h = {DBL_MAX, -DBL_MAX};
 	for (int k = 0; k < 3; ++k)
 	{
-		h = fmin(h, kl_d3_dot(n, kl_d3_rel(u[k], t[0])));
+		double x = kl_d3_dot(n, kl_d3_rel(u[k], t[0]));
+		h.lowest = x < h.lowest ? x : h.lowest;
+		h.highest = x > h.highest ? x : h.highest;
 	}
 	return h;
+}
+
+/// Whether some edge of a triangle whose vertices have these heights over a plane crosses it (the
+/// sign test of kl_pair_pierces).
+static bool kl_heights_straddle(kl_heights h)
+{
+	return h.lowest < 0.0 && h.highest >= 0.0;
+}
+
+/// Triangle tri of this side placed in the world with its normal, bounds and travel, through the
+/// scratch's per-triangle slots.
+static const struct kl_triangle_slot* kl_cached_face(kl_mesh_scratch* s, int side, const kl_triangle_set* set,
+													 int tri, const kl_relative_field* field)
+{
+	struct kl_triangle_slot* slot = s->tri_slots[side] + tri;
+	if (slot->stamp != s->generation)
+	{
+		slot->stamp = s->generation;
+		kl_cached_triangle(s, side, set, tri, slot->t);
+		slot->normal = kl_face_normal(slot->t);
+		kl_d3 sum = kl_d3_add(kl_d3_add(kl_f3(slot->t[0]), kl_f3(slot->t[1])), kl_f3(slot->t[2]));
+		slot->centre = kl_d3_scale(sum, 1.0 / 3.0);
+		double r2 = 0.0;
+		for (int k = 0; k < 3; ++k)
+		{
+			kl_d3 d = kl_d3_sub(kl_f3(slot->t[k]), slot->centre);
+			r2 = fmax(r2, kl_d3_dot(d, d));
+		}
+		slot->radius = sqrt(r2);
+		slot->travel = kl_travel(field, slot->t);
+	}
+	return slot;
+}
+
+/// Whether two triangles' bounding spheres lie farther apart than `gap`.
+static bool kl_spheres_apart(const struct kl_triangle_slot* x, const struct kl_triangle_slot* y, double gap)
+{
+	kl_d3 d = kl_d3_sub(x->centre, y->centre);
+	double reach = gap + x->radius + y->radius;
+	return kl_d3_dot(d, d) > reach * reach;
 }
 
 /// The settings for vertices going into set q: the pair's, but into a convex q as deep as half its
@@ -715,7 +800,9 @@ int kl_vertex_contacts(const kl_triangle_set* a, const kl_triangle_set* b, const
 	kl_relative_field field = kl_relative_field_make(motion);
 	bool vertices_a = b->vertex_normals != NULL; // the inside test runs on the other set's surface
 	bool vertices_b = a->vertex_normals != NULL;
-	if (!kl_side_reserve(scratch, 0, a->vertex_count) || !kl_side_reserve(scratch, 1, b->vertex_count))
+	if (!kl_side_reserve(scratch, 0, a->vertex_count) || !kl_side_reserve(scratch, 1, b->vertex_count) ||
+		!kl_side_reserve_triangles(scratch, 0, a->bvh->triangle_count) ||
+		!kl_side_reserve_triangles(scratch, 1, b->bvh->triangle_count))
 	{
 		return -1;
 	}
@@ -729,26 +816,43 @@ int kl_vertex_contacts(const kl_triangle_set* a, const kl_triangle_set* b, const
 				scratch->slots[side][v].stamp = 0;
 				scratch->slots[side][v].world_stamp = 0;
 			}
+			for (int t = 0; t < scratch->tri_slot_capacity[side]; ++t)
+			{
+				scratch->tri_slots[side][t].stamp = 0;
+			}
 		}
 		scratch->generation = 1;
 	}
 	int count = start;
 	scratch->pierce_count = 0;
+	// Nearer than this a triangle can hold a vertex's nearest surface inside (deeper is no contact).
+	double deepest = fmax(into_a.max_depth, into_b.max_depth);
 	for (int i = 0; i < pair_count; ++i)
 	{
-		vec3s ta[3], tb[3];
-		kl_cached_triangle(scratch, 0, a, pairs[i].a, ta);
-		kl_cached_triangle(scratch, 1, b, pairs[i].b, tb);
-		kl_d3 na = kl_face_normal(ta), nb = kl_face_normal(tb);
+		const struct kl_triangle_slot* fa = kl_cached_face(scratch, 0, a, pairs[i].a, &field);
+		const struct kl_triangle_slot* fb = kl_cached_face(scratch, 1, b, pairs[i].b, &field);
+		const vec3s* ta = fa->t;
+		const vec3s* tb = fb->t;
+		kl_d3 na = fa->normal, nb = fb->normal;
 		if (kl_d3_dot(na, na) == 0.0 || kl_d3_dot(nb, nb) == 0.0)
 		{
 			continue; // no area: its neighbours carry the surface
 		}
 		// How far b's vertices can close on a's plane this step, and a's on b's: a pair whose gap
 		// along a face normal is wider cannot touch, nor can a vertex that far from a face.
-		double reach_a = fmin(reach + kl_travel(&field, tb), config->margin);
-		double reach_b = fmin(reach + kl_travel(&field, ta), config->margin);
-		if (kl_lowest_over(ta, na, tb) > reach_a || kl_lowest_over(tb, nb, ta) > reach_b)
+		double reach_a = fmin(reach + fb->travel, config->margin);
+		double reach_b = fmin(reach + fa->travel, config->margin);
+		kl_heights b_over_a = kl_heights_over(ta, na, tb), a_over_b = kl_heights_over(tb, nb, ta);
+		if (b_over_a.lowest > reach_a || a_over_b.lowest > reach_b)
+		{
+			continue;
+		}
+		// Nor can a pair farther apart than either side can travel or go deep: its vertices have a
+		// nearer surface within reach, or none, and its edges are that far apart. The planes alone
+		// let through most pairs of two tumbling parts (each triangle near the other's plane far to
+		// its side): 450,000 of 660,000 for 2 contacts.
+		double farthest = fmax(reach_a, reach_b);
+		if (kl_spheres_apart(fa, fb, fmax(farthest, deepest)))
 		{
 			continue;
 		}
@@ -756,20 +860,27 @@ int kl_vertex_contacts(const kl_triangle_set* a, const kl_triangle_set* b, const
 		{
 			if (vertices_a)
 			{
-				kl_side_offer(scratch, a, 0, a->indices[3 * pairs[i].a + k], ta[k], pairs[i].b, tb, nb, reach_b, &into_b);
+				kl_side_offer(scratch, a, 0, a->indices[3 * pairs[i].a + k], ta[k], pairs[i].b, fb, reach_b, &into_b);
 			}
 			if (vertices_b)
 			{
-				kl_side_offer(scratch, b, 1, b->indices[3 * pairs[i].b + k], tb[k], pairs[i].a, ta, na, reach_a, &into_a);
+				kl_side_offer(scratch, b, 1, b->indices[3 * pairs[i].b + k], tb[k], pairs[i].a, fa, reach_a, &into_a);
 			}
 		}
+		// An edge pierces the other face only where its triangle crosses that face's plane.
 		if (!kl_mesh_scratch_reserve_contacts(scratch, count + 9) ||
-			!kl_pair_pierces(a, 0, pairs[i].a, ta, na, pairs[i].b, tb, nb, scratch) ||
-			!kl_pair_pierces(b, 1, pairs[i].b, tb, nb, pairs[i].a, ta, na, scratch))
+			(kl_heights_straddle(a_over_b) && !kl_pair_pierces(a, 0, pairs[i].a, ta, na, pairs[i].b, tb, nb, scratch)) ||
+			(kl_heights_straddle(b_over_a) && !kl_pair_pierces(b, 1, pairs[i].b, tb, nb, pairs[i].a, ta, na, scratch)))
 		{
 			return -1;
 		}
-		count += kl_pair_edge_contacts(a, b, pairs[i], ta, na, tb, nb, config, scratch, scratch->contacts + count);
+		// Two edges are as far apart as their contact's separation: beyond what either side can
+		// travel this step, as for the vertices, they make no contact.
+		if (!kl_spheres_apart(fa, fb, farthest))
+		{
+			count += kl_pair_edge_contacts(a, b, pairs[i], ta, na, tb, nb, farthest, config, scratch,
+										   scratch->contacts + count);
+		}
 	}
 	// The offers are complete within `reach` (every pair and vertex offer that close survived the
 	// filters above). Beyond it an inside reading is checked against the tree, which may only say

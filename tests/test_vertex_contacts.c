@@ -1,7 +1,8 @@
 // Vertex and edge contacts of two meshes (narrowphase/vertex_contacts.h) and their pieces: vertex
 // pseudo-normals with their cones, the BVH's nearest-triangle walk, two bars crossing (no vertex of
 // either inside the other), a vertex deeper than the margin that only the tree walk measures, and
-// the signed distance to a set's surface that checks deep readings.
+// the signed distance to a set's surface that checks deep readings, and the reach a spinning body's
+// motion gives its triangle pairs.
 #include "kl_test.h"
 
 #include "bvh_near.h"
@@ -187,6 +188,50 @@ static void test_deep_vertex_found_through_the_tree(void** state)
 	kl_bvh_destroy(small.bvh);
 }
 
+/// The least separation of a set of manifolds (FLT_MAX when none).
+static float least_separation(const kl_manifold* m, int count)
+{
+	float least = FLT_MAX;
+	for (int i = 0; i < count; ++i)
+	{
+		for (int k = 0; k < m[i].point_count; ++k)
+		{
+			least = fminf(least, m[i].points[k].separation);
+		}
+	}
+	return least;
+}
+
+static void test_spin_brings_far_vertex_into_reach(void** state)
+{
+	(void)state;
+	// A 2 cm cube 40 mm above another, within the 60 mm margin. Still, nothing of it can close 40 mm
+	// in a step, so it gets no contact; swung at 6 rad/s about an axis half a metre away, it moves
+	// 50 mm in the step, so its corners get speculative contacts at 40 mm: the reach of each
+	// triangle pair, and the bound on how far apart its triangles may be (farther than their
+	// bounding spheres' 26 mm, beyond the 5 mm fixed reach), follow the speed at the triangles.
+	box_mesh low, high;
+	box_make(&low, kl_vec3(0.01f, 0.01f, 0.01f), kl_vec3(0.0f, 0.0f, 0.0f));
+	box_make(&high, kl_vec3(0.01f, 0.01f, 0.01f), kl_vec3(0.0f, 0.0f, 0.06f));
+	kl_vertex_motion motion;
+	memset(&motion, 0, sizeof(motion));
+	motion.center[1] = kl_vec3(0.5f, 0.0f, 0.06f);
+	motion.dt = 1.0f / 60.0f;
+	motion.reach = 0.005f;
+	kl_mesh_scratch scratch;
+	memset(&scratch, 0, sizeof(scratch));
+	kl_manifold out[KL_MESH_MAX_MANIFOLDS];
+	int still = kl_collide_triangle_sets(&low.set, &high.set, 0.06f, &motion, &scratch, out, KL_MESH_MAX_MANIFOLDS);
+	assert_int_equal(still, 0);
+	motion.angular_velocity[1] = kl_vec3(0.0f, 6.0f, 0.0f);
+	int swung = kl_collide_triangle_sets(&low.set, &high.set, 0.06f, &motion, &scratch, out, KL_MESH_MAX_MANIFOLDS);
+	assert_true(swung >= 1);
+	assert_near(least_separation(out, swung), 0.04, 1e-4);
+	kl_mesh_scratch_free(&scratch);
+	kl_bvh_destroy(low.bvh);
+	kl_bvh_destroy(high.bvh);
+}
+
 static void test_signed_distance_of_a_box(void** state)
 {
 	(void)state;
@@ -210,6 +255,7 @@ int main(void)
 		cmocka_unit_test(test_near_point_matches_brute_force),
 		cmocka_unit_test(test_crossed_bars),
 		cmocka_unit_test(test_deep_vertex_found_through_the_tree),
+		cmocka_unit_test(test_spin_brings_far_vertex_into_reach),
 		cmocka_unit_test(test_signed_distance_of_a_box),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
