@@ -5,6 +5,7 @@
 
 #include "contact_patches.h"
 
+#include <math.h>
 #include <string.h>
 
 // ---------------------------------------------------------------------------------------------
@@ -572,6 +573,69 @@ static void test_perturbation_keeps_ids(void** state)
 	assert_int_equal(mismatches, 0);
 }
 
+/// Appends `count` contacts of one patch (normal n, separation sep) spread 1 cm apart across it.
+static int push_patch(kl_tri_contact* c, int at, vec3s n, float sep, int count, uint32_t first_tri)
+{
+	vec3s t = fabsf(n.x) < 0.9f ? kl_vec3(1, 0, 0) : kl_vec3(0, 1, 0);
+	t = glms_vec3_normalize(glms_vec3_sub(t, glms_vec3_scale(n, glms_vec3_dot(t, n))));
+	for (int k = 0; k < count; ++k)
+	{
+		memset(c + at + k, 0, sizeof(*c));
+		c[at + k].point = glms_vec3_add(glms_vec3_scale(n, 0.1f), glms_vec3_scale(t, 0.01f * (float)k));
+		c[at + k].normal = n;
+		c[at + k].separation = sep;
+		c[at + k].tri_a = first_tri + (uint32_t)k;
+		c[at + k].kind = KL_TRI_CONTACT_VERTEX;
+	}
+	return at + count;
+}
+
+/// Whether one of the manifolds has normal n.
+static bool has_normal(const kl_manifold* m, int count, vec3s n)
+{
+	for (int i = 0; i < count; ++i)
+	{
+		if (glms_vec3_dot(m[i].normal, n) > 0.999f)
+		{
+			return true;
+		}
+	}
+	return false;
+}
+
+static void test_closing_patch_before_far_ones(void** state)
+{
+	(void)state;
+	// Five patches of three contacts 40 mm off and one of a single contact, with room for four
+	// manifolds: size ranks the far ones first, but the single contact may touch this step. A part
+	// landing at 16 rad/s had its manifolds taken by faces 27-54 mm off while the corner its turn
+	// brought down went 13 mm deep.
+	const vec3s far_normals[5] = {{{1, 0, 0}}, {{-1, 0, 0}}, {{0, 1, 0}}, {{0, -1, 0}}, {{0, 0, 1}}};
+	kl_tri_contact c[16];
+	kl_manifold m[4];
+	kl_manifold_point scratch[3 * 16 + 2];
+	kl_patch_config config = kl_patch_config_default();
+	int n = 0;
+	for (int i = 0; i < 5; ++i)
+	{
+		n = push_patch(c, n, far_normals[i], 0.04f, 3, 10u * (uint32_t)i);
+	}
+	int touching = push_patch(c, n, kl_vec3(0, 0, -1), 0.001f, 1, 100u);
+	int written = kl_contact_patches(c, touching, &config, scratch, m, 4);
+	assert_int_equal(written, 4);
+	assert_true(has_normal(m, written, kl_vec3(0, 0, -1)));
+	// 20 mm off: not touching now, and without motion not this step either; closing at 1.5 m/s,
+	// it will be 5 mm deep by the step's end, while the +z patch moves away.
+	int closing = push_patch(c, n, kl_vec3(0, 0, -1), 0.02f, 1, 100u);
+	written = kl_contact_patches(c, closing, &config, scratch, m, 4);
+	assert_false(has_normal(m, written, kl_vec3(0, 0, -1)));
+	config.relative_offset = kl_vec3(0.0f, 0.0f, 1.5f);
+	config.dt = 1.0f / 60.0f;
+	written = kl_contact_patches(c, closing, &config, scratch, m, 4);
+	assert_int_equal(written, 4);
+	assert_true(has_normal(m, written, kl_vec3(0, 0, -1)));
+}
+
 static void test_patch_bad_input(void** state)
 {
 	(void)state;
@@ -604,6 +668,7 @@ int main(void)
 		cmocka_unit_test(test_tilted_box_one_patch),
 		cmocka_unit_test(test_outline_rest_second_manifold),
 		cmocka_unit_test(test_far_points_by_predicted_separation),
+		cmocka_unit_test(test_closing_patch_before_far_ones),
 		cmocka_unit_test(test_l_shape_two_patches),
 		cmocka_unit_test(test_permutation_determinism),
 		cmocka_unit_test(test_perturbation_keeps_ids),
