@@ -84,6 +84,27 @@ void kl_motion_relative_field(const kl_vertex_motion* m, vec3s* offset, vec3s* s
 	*spin = glms_vec3_sub(m->angular_velocity[1], m->angular_velocity[0]);
 }
 
+/// How far a point of set s can move relative to the other body this step, to first order: the
+/// relative field (kl_motion_relative_field) bounded over the sphere around the set's origin that
+/// holds its vertices.
+static float kl_set_travel_bound(const kl_triangle_set* s, vec3s offset, vec3s spin, float dt)
+{
+	float scale = fmaxf(s->scale.x, fmaxf(s->scale.y, s->scale.z));
+	float radius = (float)s->bvh->point_radius * scale;
+	vec3s at_origin = glms_vec3_add(offset, glms_vec3_cross(spin, s->xf.p));
+	return dt * (glms_vec3_norm(at_origin) + glms_vec3_norm(spin) * radius);
+}
+
+/// How far apart, at most, points of the two sets can be and still meet this step: motion's reach
+/// plus how far the relative field can carry a point of either set.
+static float kl_mesh_pair_reach(const kl_triangle_set* a, const kl_triangle_set* b, const kl_vertex_motion* motion)
+{
+	vec3s offset, spin;
+	kl_motion_relative_field(motion, &offset, &spin);
+	float travel = fmaxf(kl_set_travel_bound(a, offset, spin, motion->dt), kl_set_travel_bound(b, offset, spin, motion->dt));
+	return motion->reach + travel;
+}
+
 int kl_mesh_scratch_patches(kl_mesh_scratch* s, int count, const kl_vertex_motion* motion, kl_manifold* out,
 							int max_manifolds)
 {
@@ -430,6 +451,16 @@ static int collide_sets(const kl_triangle_set* a, const kl_triangle_set* b, floa
 	q.a = a;
 	q.b = b;
 	q.config = kl_mesh_pair_config(a, b, margin);
+	if (motion != NULL && round_side == 0 && !a->convex && !b->convex)
+	{
+		// No vertex gets farther than the pair's reach within the step (kl_vertex_contacts drops
+		// such pairs), and that is often far less than the body-wide margin, which adds both bodies'
+		// spin bounds. The margin stays at least the depth band, so the candidates hold the nearest
+		// surface of every vertex that deep, as they did before. (Vertices go deeper into a convex
+		// set, whose few triangles cost little: no clamp there.)
+		float least = fmaxf(q.config.max_depth, kl_mesh_pair_reach(a, b, motion));
+		q.config.margin = fminf(q.config.margin, least);
+	}
 	margin = q.config.margin;
 	q.round_side = round_side;
 	q.radius = radius;
