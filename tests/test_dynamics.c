@@ -51,6 +51,58 @@ static void test_free_fall(void** state)
 	kl_destroy_world(world);
 }
 
+// A step split into collision passes (kl_world_def.max_collision_travel) keeps the sub-step length:
+// a free body moves exactly as in one pass, the forces applied before the step act over all of it,
+// and the passes are a divisor of the sub-steps that keeps each pass's travel under the limit.
+static void test_collision_passes(void** state)
+{
+	(void)state;
+	const float dt = 1.0f / 60.0f;
+	kl_world_id worlds[2];
+	kl_body_id bodies[2];
+	for (int w = 0; w < 2; ++w)
+	{
+		kl_world_def def = kl_default_world_def();
+		def.max_collision_travel = w == 0 ? 0.0f : 0.03f;
+		worlds[w] = kl_create_world(&def);
+		assert_true(kl_world_is_valid(worlds[w]));
+		bodies[w] = make_box_body(worlds[w], kl_vec3(0.0f, 0.0f, 10.0f), kl_vec3(0.1f, 0.1f, 0.1f));
+		// 5 m/s and 2 rad/s: 83 mm + 6 mm (0.17 m extent) a step, 3 passes of 30 mm needed: 4 of 4.
+		assert_int_equal(kl_body_set_linear_velocity(bodies[w], kl_vec3(5.0f, 0.0f, 0.0f)), KL_OK);
+		assert_int_equal(kl_body_set_angular_velocity(bodies[w], kl_vec3(0.0f, 0.0f, 2.0f)), KL_OK);
+	}
+	for (int step = 0; step < 3; ++step)
+	{
+		for (int w = 0; w < 2; ++w)
+		{
+			assert_int_equal(kl_body_apply_force_to_center(bodies[w], kl_vec3(0.0f, 30.0f, 0.0f), true), KL_OK);
+			assert_int_equal(kl_world_step(worlds[w], dt, 4), KL_OK);
+		}
+		assert_int_equal(kl_world_get_counters(worlds[0]).collision_pass_count, 1);
+		assert_int_equal(kl_world_get_counters(worlds[1]).collision_pass_count, 4);
+		vec3s p0 = kl_body_get_position(bodies[0]), p1 = kl_body_get_position(bodies[1]);
+		vec3s v0 = kl_body_get_linear_velocity(bodies[0]), v1 = kl_body_get_linear_velocity(bodies[1]);
+		for (int k = 0; k < 3; ++k)
+		{
+			assert_float_equal(p0.raw[k], p1.raw[k], 1e-6f);
+			assert_float_equal(v0.raw[k], v1.raw[k], 1e-6f);
+		}
+		assert_true(v1.y > 0.01f); // the force acted
+	}
+	// 2 m/s: 33 mm a step, two passes of 17 mm.
+	assert_int_equal(kl_body_set_linear_velocity(bodies[1], kl_vec3(2.0f, 0.0f, 0.0f)), KL_OK);
+	assert_int_equal(kl_body_set_angular_velocity(bodies[1], kl_vec3(0.0f, 0.0f, 0.0f)), KL_OK);
+	assert_int_equal(kl_world_step(worlds[1], dt, 4), KL_OK);
+	assert_int_equal(kl_world_get_counters(worlds[1]).collision_pass_count, 2);
+	for (int w = 0; w < 2; ++w)
+	{
+		kl_destroy_world(worlds[w]);
+	}
+	kl_world_def bad = kl_default_world_def();
+	bad.max_collision_travel = -1.0f;
+	assert_false(kl_world_is_valid(kl_create_world(&bad)));
+}
+
 // Jacobi elliptic functions sn, cn, dn of parameter m = k² by the arithmetic-geometric mean
 // (Abramowitz & Stegun 16.4).
 static void jacobi_sn_cn_dn(double u, double m, double* sn, double* cn, double* dn)
@@ -313,6 +365,7 @@ int main(void)
 		cmocka_unit_test(test_damping),
 		cmocka_unit_test(test_kinematic_target),
 		cmocka_unit_test(test_fixed_timestep),
+		cmocka_unit_test(test_collision_passes),
 		cmocka_unit_test(test_determinism_across_workers),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

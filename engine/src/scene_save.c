@@ -153,6 +153,7 @@ static void save_world_def(scene_saver* w, cJSON* root, kl_world_def def)
 	add_float(w, o, "joint_damping_ratio", def.joint_damping_ratio);
 	add_float(w, o, "restitution_threshold", def.restitution_threshold);
 	add_float(w, o, "max_linear_speed", def.max_linear_speed);
+	add_float(w, o, "max_collision_travel", def.max_collision_travel);
 	add_bool(w, o, "enable_sleep", def.enable_sleep);
 	add_bool(w, o, "enable_continuous", def.enable_continuous);
 	add_bool(w, o, "use_gpu", def.use_gpu);

@@ -73,7 +73,8 @@ void kl_step_solve(kl_world* world, float dt, int substeps)
 	kl_solver_stage_run(world, dt, substeps);
 }
 
-static void finalize_task(int start, int end, int worker, void* context)
+/// The shapes' bounds, fattened with the motion predicted over c->h.
+static void bounds_task(int start, int end, int worker, void* context)
 {
 	(void)worker;
 	kl_stage_context* c = context;
@@ -85,11 +86,27 @@ static void finalize_task(int start, int end, int worker, void* context)
 		for (int k = b0; k < b1; ++k)
 		{
 			int i = world->awake_bodies[k];
-			kl_body_sim* sim = &world->sims[i];
-			sim->force = glms_vec3_zero();
-			sim->torque = glms_vec3_zero();
 			vec3s ahead = glms_vec3_scale(world->states[i].linear_velocity, c->h);
 			kl_update_body_shape_bounds(world, i, KL_AABB_MARGIN, ahead);
+		}
+	}
+}
+
+/// The user's forces and torques apply for one step.
+static void clear_forces_task(int start, int end, int worker, void* context)
+{
+	(void)worker;
+	kl_stage_context* c = context;
+	kl_world* world = c->world;
+	for (int part = start; part < end; ++part)
+	{
+		int b0, b1;
+		body_range(world, part, &b0, &b1);
+		for (int k = b0; k < b1; ++k)
+		{
+			kl_body_sim* sim = &world->sims[world->awake_bodies[k]];
+			sim->force = glms_vec3_zero();
+			sim->torque = glms_vec3_zero();
 		}
 	}
 }
@@ -141,12 +158,69 @@ static void emit_move_events(kl_world* world)
 void kl_step_finalize(kl_world* world, float dt)
 {
 	kl_stage_context c = {world, dt};
-	run_body_stage(world, finalize_task, &c);
+	run_body_stage(world, clear_forces_task, &c);
 	if (dt > 0.0f)
 	{
 		kl_update_sleep(world, dt);
 	}
 	emit_move_events(world);
+}
+
+/// How many times this step finds contacts (kl_world_def.max_collision_travel): the fewest passes,
+/// a divisor of the sub-steps, in which no awake body travels farther than the limit.
+static int collision_passes(const kl_world* world, float dt, int substeps)
+{
+	float limit = world->def.max_collision_travel;
+	if (!(limit > 0.0f) || dt <= 0.0f)
+	{
+		return 1;
+	}
+	float travel = 0.0f;
+	for (int k = 0; k < world->awake_count; ++k)
+	{
+		int i = world->awake_bodies[k];
+		const kl_body_state* state = &world->states[i];
+		float speed = glms_vec3_norm(state->linear_velocity) +
+					  glms_vec3_norm(state->angular_velocity) * world->bodies[i].max_extent;
+		travel = fmaxf(travel, speed * dt);
+	}
+	for (int passes = 1; passes < substeps; ++passes)
+	{
+		if (substeps % passes == 0 && travel <= limit * (float)passes)
+		{
+			return passes;
+		}
+	}
+	return substeps;
+}
+
+/// One pass of a step: the broadphase, contacts, the solver, and the shapes' bounds fattened for
+/// the motion over `ahead` (the next pass, or the next step after the last); the profile's stage
+/// times add up over the passes.
+static void step_pass(kl_world* world, float dt, int substeps, float ahead)
+{
+	kl_profile* p = &world->profile;
+	double tb = kl_time_seconds();
+	kl_step_broadphase(world);
+	double t1 = kl_time_seconds();
+	kl_step_narrowphase(world, dt);
+	double tn = kl_time_seconds();
+	if (dt > 0.0f)
+	{
+		kl_step_solve(world, dt, substeps);
+	}
+	double t2 = kl_time_seconds();
+	kl_stage_context c = {world, ahead};
+	run_body_stage(world, bounds_task, &c);
+	for (int k = 0; ahead < dt && k < world->awake_count; ++k)
+	{
+		kl_world_queue_enlarged_shapes(world, world->awake_bodies[k]); // the next pass's broadphase
+	}
+	double t3 = kl_time_seconds();
+	p->broadphase += (float)(1000.0 * (t1 - tb));
+	p->narrowphase += (float)(1000.0 * (tn - t1));
+	p->solver += (float)(1000.0 * (t2 - tn));
+	p->finalize += (float)(1000.0 * (t3 - t2));
 }
 
 kl_result kl_world_step(kl_world_id id, float dt, int substeps)
@@ -172,25 +246,21 @@ kl_result kl_world_step(kl_world_id id, float dt, int substeps)
 	kl_profile* p = &world->profile;
 	double t0 = kl_time_seconds();
 	kl_step_prepare(world);
-	double tb = kl_time_seconds();
-	kl_step_broadphase(world);
-	double t1 = kl_time_seconds();
-	kl_step_narrowphase(world, dt);
-	double tn = kl_time_seconds();
-	if (dt > 0.0f)
+	p->broadphase = p->narrowphase = p->solver = p->finalize = 0.0f;
+	p->prepare = (float)(1000.0 * (kl_time_seconds() - t0));
+	int passes = collision_passes(world, dt, substeps);
+	float pass_dt = dt / (float)passes;
+	for (int pass = 0; pass < passes; ++pass)
 	{
-		kl_step_solve(world, dt, substeps);
+		step_pass(world, pass_dt, substeps / passes, pass + 1 < passes ? pass_dt : dt);
 	}
 	double t2 = kl_time_seconds();
 	kl_step_finalize(world, dt);
 	double t3 = kl_time_seconds();
-	p->prepare = (float)(1000.0 * (tb - t0));
-	p->broadphase = (float)(1000.0 * (t1 - tb));
-	p->narrowphase = (float)(1000.0 * (tn - t1));
-	p->solver = (float)(1000.0 * (t2 - tn));
-	p->finalize = (float)(1000.0 * (t3 - t2));
+	p->finalize += (float)(1000.0 * (t3 - t2));
 	p->step = (float)(1000.0 * (t3 - t0));
 	world->counters.substep_count = substeps;
+	world->counters.collision_pass_count = passes;
 	world->step_index += 1;
 	world->last_substep = dt / (float)substeps;
 	world->locked = false;

@@ -9,6 +9,6 @@
 void kl_step_prepare(kl_world* world);
 /// The sub-step loop: integrate velocities, (solve constraints), integrate positions, (relax).
 void kl_step_solve(kl_world* world, float dt, int substeps);
-/// Shape bounds (fattened with the motion predicted for a step of dt), body move events, cleared
-/// force accumulators, counters.
+/// The step's end: cleared force accumulators, sleep, body move events, counters. (Shape bounds are
+/// updated after each collision pass, kl_world_step.)
 void kl_step_finalize(kl_world* world, float dt);

@@ -63,7 +63,7 @@ static kl_result validate_world_def(const kl_world_def* def)
 	}
 	const float params[] = {def->contact_hertz, def->contact_damping_ratio, def->max_contact_push_speed,
 							def->joint_hertz, def->joint_damping_ratio, def->restitution_threshold,
-							def->max_linear_speed};
+							def->max_linear_speed, def->max_collision_travel};
 	for (size_t i = 0; i < sizeof(params) / sizeof(params[0]); ++i)
 	{
 		if (!(params[i] >= 0.0f) || !isfinite(params[i]))
