@@ -48,9 +48,9 @@ static bool strict_checks(void)
 /// Steps for a duration in seconds: the full one, or the quick one in sanitizer builds.
 #define STEPS(full_s, quick_s) ((int)((KL_QUICK ? (quick_s) : (full_s)) * 60.0f + 0.5f))
 
-/// Default step-time budget (ms, average over the steps so far, checked from step 120 on: in some
-/// layouts of the pile the landing of fast-spinning parts costs 100-600 ms a step for a second,
-/// a known defect, see docs/mesh-narrowphase.md; a narrowphase slow throughout still fails).
+/// Default step-time budget (ms, average over the steps so far, checked from step 120 on): a guard
+/// against a narrowphase gone slow throughout, not a benchmark (kollide-pile-layouts times the
+/// pile's landing, 21-25 ms a step in Release; sanitizer builds are many times slower).
 static const double k_default_budget_ms = 250.0;
 
 static double now_seconds(void)
