@@ -100,11 +100,31 @@ static kl_solver_body kl_scaled_body(const kl_solver_body* b, float scale)
 	return s;
 }
 
+/// The normal of the contact's manifold closest to the vertical: the support relation of the pair,
+/// which all its manifolds' rows share.
+static vec3s kl_support_normal(const kl_solver_step* step, const kl_contact* contact)
+{
+	vec3s g = step->world->def.gravity;
+	vec3s best = contact->manifold.normal;
+	for (int i = 1; i < contact->manifold_count; ++i)
+	{
+		vec3s n = contact->extra[i - 1].normal;
+		if (fabsf(glms_vec3_dot(n, g)) > fabsf(glms_vec3_dot(best, g)))
+		{
+			best = n;
+		}
+	}
+	return best;
+}
+
 void kl_prepare_contact(const kl_solver_step* step, const kl_contact* contact, int contact_index, int manifold_index,
 						int index_a, int index_b, kl_contact_constraint* c)
 {
 	const kl_manifold* m = manifold_index == 0 ? &contact->manifold : &contact->extra[manifold_index - 1];
-	kl_support_mass_scales(step, solver_body(step, index_a), solver_body(step, index_b), m->normal, c);
+	// One scale for all the pair's rows: a gear under an L bar had its top manifold scaled and its
+	// side manifolds not, rows whose masses disagree, and Gauss-Seidel on them diverged (1,700 N).
+	kl_support_mass_scales(step, solver_body(step, index_a), solver_body(step, index_b),
+						   kl_support_normal(step, contact), c);
 	const kl_solver_body scaled_a = kl_scaled_body(solver_body(step, index_a), c->mass_scale_a);
 	const kl_solver_body scaled_b = kl_scaled_body(solver_body(step, index_b), c->mass_scale_b);
 	const kl_solver_body* ba = &scaled_a;
