@@ -42,13 +42,20 @@ static double now_ms(void)
 	return 1e3 * (double)t.tv_sec + 1e-6 * (double)t.tv_nsec;
 }
 
+/// Most contact manifolds read per body: a part in the heap has up to ~60 (16 per body pair).
+#define PILE_MAX_MANIFOLDS 1024
+
 /// The deepest contact point of the body's contacts (0 when none penetrates).
 static float deepest_contact(kl_body_id body)
 {
-	kl_contact_data data[PILE_MAX_BODIES];
-	int count = kl_body_get_contact_data(body, data, PILE_MAX_BODIES);
+	static kl_contact_data data[PILE_MAX_MANIFOLDS];
+	int count = kl_body_get_contact_data(body, data, PILE_MAX_MANIFOLDS);
+	if (count > PILE_MAX_MANIFOLDS)
+	{
+		fprintf(stderr, "kollide-pile-layouts: %d contact manifolds on a body, read %d\n", count, PILE_MAX_MANIFOLDS);
+	}
 	float deepest = 0.0f;
-	for (int i = 0; i < count && i < PILE_MAX_BODIES; ++i)
+	for (int i = 0; i < count && i < PILE_MAX_MANIFOLDS; ++i)
 	{
 		for (int k = 0; k < data[i].point_count; ++k)
 		{
@@ -69,6 +76,7 @@ static bool run_layout(uint32_t seed, int steps, layout_result* r)
 	}
 	kl_body_id bodies[PILE_MAX_BODIES];
 	int count = kl_world_get_bodies(run.world, bodies, PILE_MAX_BODIES);
+	count = count < PILE_MAX_BODIES ? count : PILE_MAX_BODIES;
 	double total = 0.0;
 	for (int s = 0; s < steps; ++s)
 	{

@@ -542,7 +542,9 @@ int kl_contact_patches(kl_tri_contact* contacts, int count, const kl_patch_confi
 	for (int s = 0; s < seed_count; ++s)
 	{
 		bool has_far = patches[s].parts[1] > 0;
-		candidates += keep[s] ? 2 + has_far : 0; // pass 2 may give nothing: counted as if it did
+		// Pass 2 may give nothing but is counted as if it did, so soon_first also reorders some
+		// pairs whose manifolds all fit (an exact count reshuffled the bowls and the pile: worse).
+		candidates += keep[s] ? 2 + has_far : 0;
 		any_late = any_late || (keep[s] && (!patches[s].soon[0] || (has_far && !patches[s].soon[1])));
 	}
 

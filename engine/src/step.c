@@ -195,9 +195,10 @@ static int collision_passes(const kl_world* world, float dt, int substeps)
 }
 
 /// One pass of a step: the broadphase, contacts, the solver, and the shapes' bounds fattened for
-/// the motion over `ahead` (the next pass, or the next step after the last); the profile's stage
-/// times add up over the passes.
-static void step_pass(kl_world* world, float dt, int substeps, float ahead)
+/// the motion over `ahead` (the next pass, or the next step after the last pass), queued for the
+/// next pass's broadphase unless this is the last (the move events queue them then); the
+/// profile's stage times add up over the passes.
+static void step_pass(kl_world* world, float dt, int substeps, float ahead, bool last)
 {
 	kl_profile* p = &world->profile;
 	double tb = kl_time_seconds();
@@ -212,9 +213,9 @@ static void step_pass(kl_world* world, float dt, int substeps, float ahead)
 	double t2 = kl_time_seconds();
 	kl_stage_context c = {world, ahead};
 	run_body_stage(world, bounds_task, &c);
-	for (int k = 0; ahead < dt && k < world->awake_count; ++k)
+	for (int k = 0; !last && k < world->awake_count; ++k)
 	{
-		kl_world_queue_enlarged_shapes(world, world->awake_bodies[k]); // the next pass's broadphase
+		kl_world_queue_enlarged_shapes(world, world->awake_bodies[k]);
 	}
 	double t3 = kl_time_seconds();
 	p->broadphase += (float)(1000.0 * (t1 - tb));
@@ -252,7 +253,8 @@ kl_result kl_world_step(kl_world_id id, float dt, int substeps)
 	float pass_dt = dt / (float)passes;
 	for (int pass = 0; pass < passes; ++pass)
 	{
-		step_pass(world, pass_dt, substeps / passes, pass + 1 < passes ? pass_dt : dt);
+		bool last = pass + 1 == passes;
+		step_pass(world, pass_dt, substeps / passes, last ? dt : pass_dt, last);
 	}
 	double t2 = kl_time_seconds();
 	kl_step_finalize(world, dt);
