@@ -661,10 +661,11 @@ void kl_solver_stage_run(kl_world* world, float dt, int substeps)
 	run_parallel(world, scatter_wide_task, &c, s->wide_start[KL_GRAPH_COLOR_COUNT] * KL_WIDE_LANES);
 	run_parallel(world, store_impulses_task, &c, total);
 	double t3 = kl_time_seconds();
-	world->profile.solver_prepare = (float)(1000.0 * (t1 - t0));
-	world->profile.integrate_velocities = (float)(1000.0 * velocities);
-	world->profile.integrate_positions = (float)(1000.0 * positions);
-	world->profile.solve_constraints = (float)(1000.0 * (constraints + (t3 - t2)));
+	// Added up over a step's collision passes (kl_world_step clears the profile).
+	world->profile.solver_prepare += (float)(1000.0 * (t1 - t0));
+	world->profile.integrate_velocities += (float)(1000.0 * velocities);
+	world->profile.integrate_positions += (float)(1000.0 * positions);
+	world->profile.solve_constraints += (float)(1000.0 * (constraints + (t3 - t2)));
 	world->counters.constraint_color_count = 0;
 	for (int color = 0; color <= KL_GRAPH_COLOR_COUNT; ++color)
 	{

@@ -137,11 +137,12 @@ void kl_pointshell_profile(kl_world* world)
 		memset(&world->mesh_scratch[w].pointshell_stats, 0, sizeof(kl_ps_stats));
 	}
 	kl_profile* p = &world->profile;
-	p->pointshell_obb = (float)(sum.obb_ms + world->pointshell_gpu_ms[0]);
-	p->pointshell_shell = (float)(sum.shell_ms + world->pointshell_gpu_ms[1]);
-	p->pointshell_sort = (float)(sum.sort_ms + world->pointshell_gpu_ms[2]);
-	p->pointshell_triangle = (float)(sum.triangle_ms + world->pointshell_gpu_ms[3]);
-	p->pointshell_transfer = (float)world->pointshell_gpu_ms[4];
+	// Added up over a step's collision passes (kl_world_step clears the profile).
+	p->pointshell_obb += (float)(sum.obb_ms + world->pointshell_gpu_ms[0]);
+	p->pointshell_shell += (float)(sum.shell_ms + world->pointshell_gpu_ms[1]);
+	p->pointshell_sort += (float)(sum.sort_ms + world->pointshell_gpu_ms[2]);
+	p->pointshell_triangle += (float)(sum.triangle_ms + world->pointshell_gpu_ms[3]);
+	p->pointshell_transfer += (float)world->pointshell_gpu_ms[4];
 	world->counters.pointshell_pair_count = sum.searches + world->pointshell_gpu_pairs;
 	world->counters.pointshell_gpu_pair_count = world->pointshell_gpu_pairs;
 }

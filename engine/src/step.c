@@ -10,6 +10,8 @@
 
 #include <kollide/kollide.h>
 
+#include <string.h>
+
 #define KL_MAX_SUBSTEPS 64
 
 typedef struct kl_stage_context
@@ -246,8 +248,8 @@ kl_result kl_world_step(kl_world_id id, float dt, int substeps)
 	world->locked = true;
 	kl_profile* p = &world->profile;
 	double t0 = kl_time_seconds();
+	memset(p, 0, sizeof(*p)); // the stages add up over the collision passes
 	kl_step_prepare(world);
-	p->broadphase = p->narrowphase = p->solver = p->finalize = 0.0f;
 	p->prepare = (float)(1000.0 * (kl_time_seconds() - t0));
 	int passes = collision_passes(world, dt, substeps);
 	float pass_dt = dt / (float)passes;

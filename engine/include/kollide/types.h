@@ -55,8 +55,7 @@ typedef struct kl_world_def
 	/// sub-steps, so the sub-step length is unchanged. Contacts found once per step must foresee all
 	/// of its motion from its start; a part turning 45° in a 60 Hz step cannot be foreseen. 0: off.
 	/// With passes, a pair that touches and parts between passes reports both a begin and an end
-	/// event in the step, and the profile's solver and point-shell sub-stage times are the last
-	/// pass's (its stage totals add up all passes).
+	/// event in the step; the profile adds up the passes.
 	float max_collision_travel;
 	bool enable_sleep;
 	bool enable_continuous;
