@@ -85,7 +85,6 @@ typedef struct kl_patch
 	vec3s normal_sum;
 	float min_separation;
 	int count;
-	int seed;	  ///< the patch's seed (its index among the patches)
 	int parts[2]; ///< its contacts near its deepest (within depth_band) [0] and farther [1]
 	bool soon[2]; ///< some contact of that part may touch by the step's end (KL_PATCH_SOON)
 } kl_patch;
@@ -401,18 +400,19 @@ static bool kl_in_pass(const kl_tri_contact* c, const kl_patch* p, int pass, flo
 	return near == (pass != 1);
 }
 
-/// Pass `pass`'s manifold of patch p (kl_contact_patches) into m; returns 1 when there is one.
+/// Pass `pass`'s manifold of patch `seed` (kl_contact_patches) into m; returns 1 when there is one.
 static int kl_patch_manifold(const kl_tri_contact* contacts, int count, const kl_patch_config* config,
-							 const vec3s* seeds, int seed_count, const kl_patch* p, int pass, kl_manifold_point* scratch,
-							 kl_manifold* m)
+							 const vec3s* seeds, int seed_count, const kl_patch* patches, int seed, int pass,
+							 kl_manifold_point* scratch, kl_manifold* m)
 {
+	const kl_patch* p = patches + seed;
 	float len = glms_vec3_norm(p->normal_sum);
-	vec3s normal = len > 1e-6f ? glms_vec3_scale(p->normal_sum, 1.0f / len) : seeds[p->seed];
+	vec3s normal = len > 1e-6f ? glms_vec3_scale(p->normal_sum, 1.0f / len) : seeds[seed];
 	int n = 0;
 	for (int i = 0; i < count; ++i)
 	{
 		float d;
-		if (kl_nearest_seed(seeds, seed_count, contacts[i].normal, &d) == p->seed &&
+		if (kl_nearest_seed(seeds, seed_count, contacts[i].normal, &d) == seed &&
 			kl_in_pass(contacts + i, p, pass, config->depth_band))
 		{
 			scratch[n] = kl_point_of(contacts + i);
@@ -504,7 +504,6 @@ int kl_contact_patches(kl_tri_contact* contacts, int count, const kl_patch_confi
 		patches[s].normal_sum = kl_vec3(0.0f, 0.0f, 0.0f);
 		patches[s].min_separation = FLT_MAX;
 		patches[s].count = 0;
-		patches[s].seed = s;
 		patches[s].soon[0] = patches[s].soon[1] = false;
 		patches[s].parts[0] = patches[s].parts[1] = 0;
 	}
@@ -569,7 +568,7 @@ int kl_contact_patches(kl_tri_contact* contacts, int count, const kl_patch_confi
 			{
 				if (keep[s] && (!soon_first || patches[s].soon[pass == 1] == (round == 0)))
 				{
-					written += kl_patch_manifold(contacts, count, config, seeds, seed_count, patches + s, pass,
+					written += kl_patch_manifold(contacts, count, config, seeds, seed_count, patches, s, pass,
 												 scratch, manifolds + written);
 				}
 			}

@@ -14,54 +14,62 @@
 
 #define KL_MAX_SUBSTEPS 64
 
-typedef struct kl_stage_context
+typedef struct kl_stage_context kl_stage_context;
+
+/// What a body stage does to one awake body (slot i).
+typedef void kl_body_fn(kl_stage_context* c, int i);
+
+struct kl_stage_context
 {
 	kl_world* world;
 	float h;
-} kl_stage_context;
+	kl_body_fn* body_fn;
+};
 
 /// Below this many awake bodies a stage runs all its partitions on the calling thread: waking the
 /// workers costs more than the work. Partitions are the same either way, so results do not change.
 #define KL_MIN_PARALLEL_BODIES 512
 
-static void run_body_stage(kl_world* world, kl_task_fn* task, kl_stage_context* c)
-{
-	if (world->awake_count < KL_MIN_PARALLEL_BODIES)
-	{
-		task(0, world->worker_count, 0, c);
-	}
-	else
-	{
-		kl_world_parallel_for(world, task, c);
-	}
-}
-
-/// Partition `part` of the awake list.
-static void body_range(const kl_world* world, int part, int* begin, int* end)
-{
-	kl_partition_range(world->awake_count, world->worker_count, part, begin, end);
-}
-
-static void prepare_task(int start, int end, int worker, void* context)
+/// Partitions [start, end) of the awake list, c->body_fn on each body.
+static void body_stage_task(int start, int end, int worker, void* context)
 {
 	(void)worker;
 	kl_stage_context* c = context;
+	kl_world* world = c->world;
 	for (int part = start; part < end; ++part)
 	{
 		int b0, b1;
-		body_range(c->world, part, &b0, &b1);
+		kl_partition_range(world->awake_count, world->worker_count, part, &b0, &b1);
 		for (int k = b0; k < b1; ++k)
 		{
-			int i = c->world->awake_bodies[k];
-			c->world->sims[i].transform0 = c->world->sims[i].transform;
+			c->body_fn(c, world->awake_bodies[k]);
 		}
 	}
 }
 
+/// Runs body_fn on every awake body, over the workers when there are enough.
+static void run_body_stage(kl_world* world, kl_body_fn* body_fn, float h)
+{
+	kl_stage_context c = {world, h, body_fn};
+	if (world->awake_count < KL_MIN_PARALLEL_BODIES)
+	{
+		body_stage_task(0, world->worker_count, 0, &c);
+	}
+	else
+	{
+		kl_world_parallel_for(world, body_stage_task, &c);
+	}
+}
+
+/// The pose at the step's start, for interpolation.
+static void remember_pose(kl_stage_context* c, int i)
+{
+	c->world->sims[i].transform0 = c->world->sims[i].transform;
+}
+
 void kl_step_prepare(kl_world* world)
 {
-	kl_stage_context c = {world, 0.0f};
-	run_body_stage(world, prepare_task, &c);
+	run_body_stage(world, remember_pose, 0.0f);
 	world->move_event_count = 0;
 	world->fell_asleep_count = 0;
 	world->contact_begin_count = 0;
@@ -76,41 +84,18 @@ void kl_step_solve(kl_world* world, float dt, int substeps)
 }
 
 /// The shapes' bounds, fattened with the motion predicted over c->h.
-static void bounds_task(int start, int end, int worker, void* context)
+static void update_bounds(kl_stage_context* c, int i)
 {
-	(void)worker;
-	kl_stage_context* c = context;
-	kl_world* world = c->world;
-	for (int part = start; part < end; ++part)
-	{
-		int b0, b1;
-		body_range(world, part, &b0, &b1);
-		for (int k = b0; k < b1; ++k)
-		{
-			int i = world->awake_bodies[k];
-			vec3s ahead = glms_vec3_scale(world->states[i].linear_velocity, c->h);
-			kl_update_body_shape_bounds(world, i, KL_AABB_MARGIN, ahead);
-		}
-	}
+	vec3s ahead = glms_vec3_scale(c->world->states[i].linear_velocity, c->h);
+	kl_update_body_shape_bounds(c->world, i, KL_AABB_MARGIN, ahead);
 }
 
 /// The user's forces and torques apply for one step.
-static void clear_forces_task(int start, int end, int worker, void* context)
+static void clear_forces(kl_stage_context* c, int i)
 {
-	(void)worker;
-	kl_stage_context* c = context;
-	kl_world* world = c->world;
-	for (int part = start; part < end; ++part)
-	{
-		int b0, b1;
-		body_range(world, part, &b0, &b1);
-		for (int k = b0; k < b1; ++k)
-		{
-			kl_body_sim* sim = &world->sims[world->awake_bodies[k]];
-			sim->force = glms_vec3_zero();
-			sim->torque = glms_vec3_zero();
-		}
-	}
+	kl_body_sim* sim = &c->world->sims[i];
+	sim->force = glms_vec3_zero();
+	sim->torque = glms_vec3_zero();
 }
 
 static int compare_move_events(const void* a, const void* b)
@@ -159,8 +144,7 @@ static void emit_move_events(kl_world* world)
 
 void kl_step_finalize(kl_world* world, float dt)
 {
-	kl_stage_context c = {world, dt};
-	run_body_stage(world, clear_forces_task, &c);
+	run_body_stage(world, clear_forces, dt);
 	if (dt > 0.0f)
 	{
 		kl_update_sleep(world, dt);
@@ -213,8 +197,7 @@ static void step_pass(kl_world* world, float dt, int substeps, float ahead, bool
 		kl_step_solve(world, dt, substeps);
 	}
 	double t2 = kl_time_seconds();
-	kl_stage_context c = {world, ahead};
-	run_body_stage(world, bounds_task, &c);
+	run_body_stage(world, update_bounds, ahead);
 	for (int k = 0; !last && k < world->awake_count; ++k)
 	{
 		kl_world_queue_enlarged_shapes(world, world->awake_bodies[k]);
