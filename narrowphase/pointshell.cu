@@ -1,22 +1,31 @@
 // Kollide narrowphase — CUDA launch glue of the point-shell search (pointshell_cuda.h): resident
 // models, per-call buffers, one thread per query item and per candidate running the KL_HD kernels of
-// pointshell_kernels.h, CUB's radix sort, unique and flagged selection. No per-item logic lives here.
+// pointshell_kernels.h. No per-item logic lives here.
 //
-// On the device, in one stream: upload the works, the pairs' world transforms and alarm distances
-// (models are uploaded once per model and kept); points into octrees (a thread per triangle item,
-// keys appended with an atomic counter; run again with a larger buffer when it overflowed); sort;
-// unique; the triangle stage flags each key; select the flagged; download them.
+// On the device, in one stream, with one synchronisation per call: one copy of the packed inputs
+// from page-locked memory (models are uploaded once per model and kept); points into octrees (a
+// thread per sample), each key entering an open-addressing set so that the list of candidates holds
+// it once; the triangle stage over that list (a grid-stride loop: only the device knows its
+// length), appending the kept keys; the counters and the first kept keys back. The host sorts a
+// few kept keys (pointshell_gpu.c); many (over kSortOnDeviceFrom) are sorted here with CUB, at the
+// price of a second synchronisation. With light contact a sort of all candidates on the device and
+// the readbacks it needs cost more than the search (E1: a CUB sort, unique and select took a
+// quarter of the call).
 // SPDX-License-Identifier: MIT
 #include "pointshell_cuda.h"
 
-#include <cub/device/device_radix_sort.cuh>
-#include <cub/device/device_select.cuh>
 #include "device_buffer.cuh"
+
+#include <cub/device/device_radix_sort.cuh>
+
+#include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
 
 #include <cuda_runtime.h>
 
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <mutex>
 #include <unordered_map>
 #include <vector>
@@ -25,6 +34,7 @@ namespace
 {
 
 const int kBlock = 128;
+const uint32_t kSortOnDeviceFrom = 16384;
 
 int blocks_for(long long n)
 {
@@ -40,24 +50,54 @@ struct resident
 
 enum buffer_slot
 {
-	slot_views,
-	slot_works,
-	slot_world,
-	slot_alarm,
-	slot_pair_models,
-	slot_count_value,
-	slot_keys,
-	slot_sorted,
-	slot_flags,
-	slot_selected_count,
-	slot_temp,
+	slot_upload,   ///< the per-call inputs, packed
+	slot_set,	   ///< the open-addressing set of emitted keys
+	slot_unique,   ///< each emitted key once, unsorted
+	slot_kept,	   ///< the keys the triangle stage keeps, unsorted
+	slot_counters, ///< counter_*
+	slot_temp,	   ///< CUB's sort of many kept keys
 	slot_total
+};
+
+enum counter
+{
+	counter_unique,
+	counter_kept,
+	counter_raw,
+	counter_overflow,
+	counter_total
+};
+
+enum event
+{
+	event_start,
+	event_uploaded,
+	event_searched,
+	event_tested,
+	event_downloaded,
+	event_total
+};
+
+/// Page-locked host memory, grown as needed: copies from and to it run asynchronously.
+struct pinned_buffer
+{
+	void* data;
+	size_t size;
 };
 
 struct workspace
 {
 	kl_device_buffer buffer[slot_total];
+	pinned_buffer upload;
+	pinned_buffer download; ///< the counters, then the kept keys
 	cudaStream_t stream;
+	cudaEvent_t events[event_total];
+	int grid_limit; ///< blocks for the grid-stride kernels: a few per multiprocessor
+	uint32_t capacity; ///< room in the unique and kept lists; grows on overflow and stays
+	uint32_t set_mask;
+	uint32_t kept; ///< of the last search
+	uint32_t downloaded; ///< kept keys already in download
+	bool sorted;		 ///< and sorted
 	bool started;
 	bool no_device;
 	std::unordered_map<uint64_t, resident> models;
@@ -71,6 +111,23 @@ template <typename T> T* reserve(buffer_slot slot, size_t count)
 	return kl_device_reserve<T>(s_work.buffer[slot], count);
 }
 
+void* reserve_pinned(pinned_buffer& b, size_t bytes)
+{
+	if (b.size < bytes)
+	{
+		cudaFreeHost(b.data);
+		b.data = nullptr;
+		b.size = 0;
+		bytes += bytes / 4;
+		if (cudaHostAlloc(&b.data, bytes, cudaHostAllocDefault) != cudaSuccess)
+		{
+			return nullptr;
+		}
+		b.size = bytes;
+	}
+	return b.data;
+}
+
 bool start_locked()
 {
 	if (s_work.no_device)
@@ -79,14 +136,21 @@ bool start_locked()
 	}
 	if (!s_work.started)
 	{
-		int devices = 0;
-		if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0 ||
-			cudaStreamCreateWithFlags(&s_work.stream, cudaStreamNonBlocking) != cudaSuccess)
+		int devices = 0, sms = 0;
+		bool ok = cudaGetDeviceCount(&devices) == cudaSuccess && devices > 0 &&
+				  cudaStreamCreateWithFlags(&s_work.stream, cudaStreamNonBlocking) == cudaSuccess &&
+				  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0) == cudaSuccess;
+		for (int i = 0; ok && i < event_total; ++i)
+		{
+			ok = cudaEventCreate(&s_work.events[i]) == cudaSuccess;
+		}
+		if (!ok)
 		{
 			cudaGetLastError();
 			s_work.no_device = true;
 			return false;
 		}
+		s_work.grid_limit = 8 * (sms > 0 ? sms : 1);
 		s_work.started = true;
 	}
 	return true;
@@ -117,13 +181,13 @@ void free_resident(resident& r)
 	r.buffers.clear();
 }
 
-/// The model's device view, uploading it the first time.
-const kl_ps_model_view* resident_view(const kl_pointshell* m)
+/// The model's device copy, uploading it the first time.
+const resident* resident_of(const kl_pointshell* m)
 {
 	auto it = s_work.models.find(m->serial);
 	if (it != s_work.models.end())
 	{
-		return &it->second.view;
+		return &it->second;
 	}
 	resident r;
 	kl_ps_model_view& v = r.view;
@@ -142,13 +206,15 @@ const kl_ps_model_view* resident_view(const kl_pointshell* m)
 		free_resident(r);
 		return nullptr;
 	}
-	return &s_work.models.emplace(m->serial, r).first->second.view;
+	return &s_work.models.emplace(m->serial, r).first->second;
 }
 
 // A thread per sample: a thread per triangle left too few threads (11k in E1) walking 20-30
-// searches each in turn.
+// searches each in turn. Keys go through the emitter's set, so the list holds each once. (Copying a
+// block's octree into shared memory first was measured and dropped: E1 gained 5 %, E3 and E4,
+// whose forced pairs stop most searches at the root, lost a half.)
 __global__ void query_kernel(const kl_ps_model_view* views, const kl_ps_work* works, int work_count, int sample_count,
-							 kl_ps_emitter out)
+							 kl_ps_emitter out, uint32_t* raw)
 {
 	int item = blockIdx.x * blockDim.x + threadIdx.x;
 	if (item >= sample_count)
@@ -156,186 +222,254 @@ __global__ void query_kernel(const kl_ps_model_view* views, const kl_ps_work* wo
 		return;
 	}
 	const kl_ps_work* w = works + kl_ps_find_work(works, work_count, item, true);
-	kl_ps_query_sample(views + w->p_model, views + w->q_model, w, item - w->sample_begin, &out);
+	uint32_t emitted =
+		static_cast<uint32_t>(kl_ps_query_sample(views + w->p_model, views + w->q_model, w, item - w->sample_begin, &out));
+	// One atomic per group of threads that arrive together, not one per thread on a single address.
+	cooperative_groups::coalesced_group arrived = cooperative_groups::coalesced_threads();
+	uint32_t sum = cooperative_groups::reduce(arrived, emitted, cooperative_groups::plus<uint32_t>());
+	if (arrived.thread_rank() == 0 && sum > 0)
+	{
+		atomicAdd(raw, sum);
+	}
 }
 
-// Flags every slot of the n the selection reads: past the unique keys (count) with 0, since those
-// slots hold what the sort and an earlier search left there.
+// The triangle stage over the unique keys, whose count only the device knows: a grid-stride loop
+// over a grid sized for the list's capacity. The kept keys are appended.
 __global__ void triangle_kernel(const kl_ps_model_view* views, const int32_t* pair_models, const kl_ps_xform* world,
-								const float* alarm, const uint64_t* keys, const int* count, int n, uint8_t* flags)
+								const float* alarm, const uint64_t* unique, uint32_t capacity, uint32_t* counters,
+								uint64_t* kept)
 {
-	int i = blockIdx.x * blockDim.x + threadIdx.x;
-	if (i >= n)
+	uint32_t n = counters[counter_unique] < capacity ? counters[counter_unique] : capacity;
+	for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
 	{
-		return;
+		uint64_t key = unique[i];
+		int32_t pair = kl_ps_key_pair(key);
+		const kl_ps_model_view* a = views + pair_models[2 * pair];
+		const kl_ps_model_view* b = views + pair_models[2 * pair + 1];
+		if (kl_ps_candidate_near(a, b, world, key, alarm[2 * pair], alarm[2 * pair + 1]))
+		{
+			kept[atomicAdd(counters + counter_kept, 1u)] = key;
+		}
 	}
-	if (i >= *count)
-	{
-		flags[i] = 0;
-		return;
-	}
-	uint64_t key = keys[i];
-	int32_t pair = kl_ps_key_pair(key);
-	const kl_ps_model_view* a = views + pair_models[2 * pair];
-	const kl_ps_model_view* b = views + pair_models[2 * pair + 1];
-	flags[i] = kl_ps_candidate_near(a, b, world, key, alarm[2 * pair], alarm[2 * pair + 1]) ? 1 : 0;
 }
 
-double elapsed_ms(cudaEvent_t a, cudaEvent_t b)
+double elapsed_ms(event from, event to)
 {
 	float ms = 0.0f;
-	cudaEventElapsedTime(&ms, a, b);
+	cudaEventElapsedTime(&ms, s_work.events[from], s_work.events[to]);
 	return ms;
 }
 
-double now_ms()
+/// The per-call inputs packed into one page-locked block, so that one asynchronous copy moves them.
+struct upload_layout
 {
-	return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
+	size_t views, works, world, alarm, pair_models, bytes;
+};
+
+size_t place(size_t& at, size_t bytes)
+{
+	size_t here = at;
+	at = (at + bytes + 63) & ~static_cast<size_t>(63);
+	return here;
 }
 
-template <typename T> bool put(T* device, const T* host, size_t count)
+upload_layout layout_for(const kl_ps_batch* batch, int pair_count)
 {
-	return count == 0 ||
-		   cudaMemcpyAsync(device, host, count * sizeof(T), cudaMemcpyHostToDevice, s_work.stream) == cudaSuccess;
+	upload_layout l;
+	size_t at = 0, pairs = static_cast<size_t>(pair_count);
+	l.views = place(at, static_cast<size_t>(batch->model_count) * sizeof(kl_ps_model_view));
+	l.works = place(at, static_cast<size_t>(batch->work_count) * sizeof(kl_ps_work));
+	l.world = place(at, 2 * pairs * sizeof(kl_ps_xform));
+	l.alarm = place(at, 2 * pairs * sizeof(float));
+	l.pair_models = place(at, 2 * pairs * sizeof(int32_t));
+	l.bytes = at > 0 ? at : 64;
+	return l;
 }
 
-/// The device stages after upload; false on any CUDA error.
-bool run_locked(const kl_ps_batch* batch, const kl_ps_pair_query* pairs, int pair_count, const float* alarm,
-				uint32_t* kept_out, kl_ps_stats* stats)
+/// Packs the models' device views, the works, transforms, alarm distances and each pair's models
+/// (their indices among the batch's; -1 when culled before planning) into host.
+bool pack_inputs(const kl_ps_batch* batch, const kl_ps_pair_query* pairs, int pair_count, const float* alarm,
+				 const upload_layout& l, uint8_t* host)
 {
-	cudaStream_t stream = s_work.stream;
-	double t0 = now_ms();
-	std::vector<kl_ps_model_view> views(static_cast<size_t>(batch->model_count > 0 ? batch->model_count : 1));
+	auto* views = reinterpret_cast<kl_ps_model_view*>(host + l.views);
 	for (int i = 0; i < batch->model_count; ++i)
 	{
-		const kl_ps_model_view* v = resident_view(batch->models[i]);
-		if (v == nullptr)
+		const resident* r = resident_of(batch->models[i]);
+		if (r == nullptr)
 		{
 			return false;
 		}
-		views[static_cast<size_t>(i)] = *v;
+		views[i] = r->view;
 	}
-	// Per pair: the indices of its models among the batch's (-1 when culled before planning).
-	std::vector<int32_t> pair_models(2 * static_cast<size_t>(pair_count > 0 ? pair_count : 1), -1);
+	memcpy(host + l.works, batch->works, static_cast<size_t>(batch->work_count) * sizeof(kl_ps_work));
+	memcpy(host + l.world, batch->world, 2 * static_cast<size_t>(pair_count) * sizeof(kl_ps_xform));
+	memcpy(host + l.alarm, alarm, 2 * static_cast<size_t>(pair_count) * sizeof(float));
+	auto* pair_models = reinterpret_cast<int32_t*>(host + l.pair_models);
 	for (int i = 0; i < pair_count; ++i)
 	{
+		pair_models[2 * i] = pair_models[2 * i + 1] = -1;
 		for (int m = 0; m < batch->model_count; ++m)
 		{
-			if (batch->models[m] == pairs[i].a.model)
-			{
-				pair_models[2 * static_cast<size_t>(i)] = m;
-			}
-			if (batch->models[m] == pairs[i].b.model)
-			{
-				pair_models[2 * static_cast<size_t>(i) + 1] = m;
-			}
+			pair_models[2 * i] = batch->models[m] == pairs[i].a.model ? m : pair_models[2 * i];
+			pair_models[2 * i + 1] = batch->models[m] == pairs[i].b.model ? m : pair_models[2 * i + 1];
 		}
 	}
-	auto* d_views = reserve<kl_ps_model_view>(slot_views, views.size());
-	auto* d_works = reserve<kl_ps_work>(slot_works, static_cast<size_t>(batch->work_count));
-	auto* d_world = reserve<kl_ps_xform>(slot_world, 2 * static_cast<size_t>(pair_count));
-	auto* d_alarm = reserve<float>(slot_alarm, 2 * static_cast<size_t>(pair_count));
-	auto* d_pair_models = reserve<int32_t>(slot_pair_models, pair_models.size());
-	auto* d_count = reserve<uint32_t>(slot_count_value, 1);
-	auto* d_selected = reserve<int>(slot_selected_count, 2);
-	if (!d_views || !d_works || !d_world || !d_alarm || !d_pair_models || !d_count || !d_selected ||
-		!put(d_views, views.data(), views.size()) ||
-		!put(d_works, batch->works, static_cast<size_t>(batch->work_count)) ||
-		!put(d_world, batch->world, 2 * static_cast<size_t>(pair_count)) ||
-		!put(d_alarm, alarm, 2 * static_cast<size_t>(pair_count)) ||
-		!put(d_pair_models, pair_models.data(), pair_models.size()) ||
-		cudaStreamSynchronize(stream) != cudaSuccess)
-	{
-		return false;
-	}
-	stats->transfer_ms += now_ms() - t0;
+	return true;
+}
 
-	cudaEvent_t ev[4];
-	for (auto& e : ev)
+/// Room for the capacity in the set (at most half full) and the lists; false when out of memory.
+bool reserve_lists(uint32_t capacity)
+{
+	uint32_t set_size = 1024;
+	while (set_size < 2 * static_cast<uint64_t>(capacity) && set_size < (1u << 31))
 	{
-		cudaEventCreate(&e);
+		set_size *= 2;
 	}
-	// Points into octrees; again with a larger buffer when the keys overflowed it.
-	size_t capacity = s_work.buffer[slot_keys].size / sizeof(uint64_t);
-	capacity = capacity > 4 * static_cast<size_t>(batch->sample_count) ? capacity : 4 * static_cast<size_t>(batch->sample_count);
-	uint32_t count = 0;
-	bool ok = true;
-	cudaEventRecord(ev[0], stream);
-	for (int attempt = 0; ok && attempt < 3; ++attempt)
+	s_work.set_mask = set_size - 1;
+	return reserve<uint64_t>(slot_set, set_size) != nullptr && reserve<uint64_t>(slot_unique, capacity) != nullptr &&
+		   reserve<uint64_t>(slot_kept, capacity) != nullptr &&
+		   reserve_pinned(s_work.download, counter_total * sizeof(uint32_t) + capacity * sizeof(uint64_t)) != nullptr;
+}
+
+uint64_t* downloaded_keys()
+{
+	return reinterpret_cast<uint64_t*>(static_cast<uint32_t*>(s_work.download.data) + counter_total);
+}
+
+/// One pass of the device stages at the workspace's capacity: the counters come back in download,
+/// with the first of the kept keys (as many as the last search kept, and some).
+bool search_pass(const kl_ps_batch* batch, const upload_layout& l, uint32_t prefetch)
+{
+	cudaStream_t stream = s_work.stream;
+	auto* base = static_cast<uint8_t*>(s_work.buffer[slot_upload].data);
+	auto* views = reinterpret_cast<const kl_ps_model_view*>(base + l.views);
+	auto* works = reinterpret_cast<const kl_ps_work*>(base + l.works);
+	auto* world = reinterpret_cast<const kl_ps_xform*>(base + l.world);
+	auto* alarm = reinterpret_cast<const float*>(base + l.alarm);
+	auto* pair_models = reinterpret_cast<const int32_t*>(base + l.pair_models);
+	auto* set = static_cast<uint64_t*>(s_work.buffer[slot_set].data);
+	auto* unique = static_cast<uint64_t*>(s_work.buffer[slot_unique].data);
+	auto* kept = static_cast<uint64_t*>(s_work.buffer[slot_kept].data);
+	auto* counters = static_cast<uint32_t*>(s_work.buffer[slot_counters].data);
+	uint32_t capacity = s_work.capacity;
+	bool ok = cudaMemsetAsync(counters, 0, counter_total * sizeof(uint32_t), stream) == cudaSuccess &&
+			  cudaMemsetAsync(set, 0xff, (s_work.set_mask + 1ull) * sizeof(uint64_t), stream) == cudaSuccess;
+	kl_ps_emitter out = {unique, counters + counter_unique, capacity, set, s_work.set_mask, counters + counter_overflow};
+	if (ok && batch->sample_count > 0)
 	{
-		auto* d_keys = reserve<uint64_t>(slot_keys, capacity);
-		ok = d_keys != nullptr && cudaMemsetAsync(d_count, 0, sizeof(uint32_t), stream) == cudaSuccess;
-		if (!ok)
-		{
-			break;
-		}
-		kl_ps_emitter out = {d_keys, d_count, static_cast<uint32_t>(capacity)};
-		if (batch->sample_count > 0)
-		{
-			query_kernel<<<blocks_for(batch->sample_count), kBlock, 0, stream>>>(d_views, d_works, batch->work_count,
-																				batch->sample_count, out);
-		}
-		ok = cudaMemcpyAsync(&count, d_count, sizeof(uint32_t), cudaMemcpyDeviceToHost, stream) == cudaSuccess &&
-			 cudaStreamSynchronize(stream) == cudaSuccess;
-		if (ok && count <= capacity)
-		{
-			break;
-		}
-		capacity = static_cast<size_t>(count) + count / 4;
-		ok = ok && attempt < 2;
+		query_kernel<<<blocks_for(batch->sample_count), kBlock, 0, stream>>>(views, works, batch->work_count,
+																			batch->sample_count, out,
+																			counters + counter_raw);
+		ok = cudaGetLastError() == cudaSuccess; // a launch that cannot start says so only here
 	}
-	cudaEventRecord(ev[1], stream);
-	stats->raw_candidates = count;
-	// Sort and unique.
-	uint64_t* d_keys = static_cast<uint64_t*>(s_work.buffer[slot_keys].data);
-	auto* d_sorted = reserve<uint64_t>(slot_sorted, count);
-	size_t sort_bytes = 0, unique_bytes = 0, select_bytes = 0;
-	int n = static_cast<int>(count);
-	// Only the key's bits in use are sorted: two 24-bit triangles and the pair index above them.
+	ok = ok && cudaEventRecord(s_work.events[event_searched], stream) == cudaSuccess;
+	int blocks = blocks_for(capacity) < s_work.grid_limit ? blocks_for(capacity) : s_work.grid_limit;
+	if (ok && batch->sample_count > 0)
+	{
+		triangle_kernel<<<blocks, kBlock, 0, stream>>>(views, pair_models, world, alarm, unique, capacity, counters,
+													   kept);
+		ok = cudaGetLastError() == cudaSuccess;
+	}
+	prefetch = prefetch < capacity ? prefetch : capacity;
+	return ok && cudaEventRecord(s_work.events[event_tested], stream) == cudaSuccess &&
+		   cudaMemcpyAsync(s_work.download.data, counters, counter_total * sizeof(uint32_t), cudaMemcpyDeviceToHost,
+						   stream) == cudaSuccess &&
+		   cudaMemcpyAsync(downloaded_keys(), kept, prefetch * sizeof(uint64_t), cudaMemcpyDeviceToHost, stream) ==
+			   cudaSuccess &&
+		   cudaEventRecord(s_work.events[event_downloaded], stream) == cudaSuccess &&
+		   cudaStreamSynchronize(stream) == cudaSuccess;
+}
+
+/// Sorts the kept keys on the device into the unique list (free by now) and fetches them all: many
+/// keys (E4: 150,000) take the host's radix sort longer than this extra synchronisation.
+bool sort_on_device(int pair_count, kl_ps_stats* stats)
+{
+	auto t0 = std::chrono::steady_clock::now();
+	cudaStream_t stream = s_work.stream;
+	auto* kept = static_cast<uint64_t*>(s_work.buffer[slot_kept].data);
+	auto* sorted = static_cast<uint64_t*>(s_work.buffer[slot_unique].data);
+	int n = static_cast<int>(s_work.kept);
+	// Only the key's bits in use: two 24-bit triangles and the pair index above them.
 	int end_bit = 48;
 	while (end_bit < 64 && (static_cast<uint64_t>(pair_count > 0 ? pair_count - 1 : 0) >> (end_bit - 48)) != 0)
 	{
 		++end_bit;
 	}
-	ok = ok && d_sorted != nullptr &&
-		 cub::DeviceRadixSort::SortKeys(nullptr, sort_bytes, d_keys, d_sorted, n, 0, end_bit, stream) == cudaSuccess &&
-		 cub::DeviceSelect::Unique(nullptr, unique_bytes, d_sorted, d_keys, d_selected, n, stream) == cudaSuccess;
-	auto* d_flags = ok ? reserve<uint8_t>(slot_flags, count) : nullptr;
-	ok = ok && d_flags != nullptr &&
-		 cub::DeviceSelect::Flagged(nullptr, select_bytes, d_keys, d_flags, d_sorted, d_selected + 1, n, stream) ==
-			 cudaSuccess;
-	size_t temp_bytes = sort_bytes > unique_bytes ? sort_bytes : unique_bytes;
-	temp_bytes = temp_bytes > select_bytes ? temp_bytes : select_bytes;
-	void* d_temp = ok ? reserve<uint8_t>(slot_temp, temp_bytes) : nullptr;
-	ok = ok && d_temp != nullptr &&
-		 cub::DeviceRadixSort::SortKeys(d_temp, temp_bytes, d_keys, d_sorted, n, 0, end_bit, stream) == cudaSuccess &&
-		 cub::DeviceSelect::Unique(d_temp, temp_bytes, d_sorted, d_keys, d_selected, n, stream) == cudaSuccess;
-	cudaEventRecord(ev[2], stream);
-	// The triangle stage over the unique keys, then the survivors into d_sorted.
-	if (ok && n > 0)
-	{
-		triangle_kernel<<<blocks_for(n), kBlock, 0, stream>>>(d_views, d_pair_models, d_world, d_alarm, d_keys,
-															  d_selected, n, d_flags);
-	}
-	ok = ok && cub::DeviceSelect::Flagged(d_temp, temp_bytes, d_keys, d_flags, d_sorted, d_selected + 1, n, stream) ==
-				   cudaSuccess;
-	cudaEventRecord(ev[3], stream);
-	int selected[2] = {0, 0};
-	ok = ok && cudaMemcpyAsync(selected, d_selected, 2 * sizeof(int), cudaMemcpyDeviceToHost, stream) == cudaSuccess &&
+	size_t bytes = 0;
+	bool ok = cub::DeviceRadixSort::SortKeys(nullptr, bytes, kept, sorted, n, 0, end_bit, stream) == cudaSuccess;
+	void* temp = ok ? reserve<uint8_t>(slot_temp, bytes) : nullptr;
+	ok = temp != nullptr &&
+		 cub::DeviceRadixSort::SortKeys(temp, bytes, kept, sorted, n, 0, end_bit, stream) == cudaSuccess &&
+		 cudaMemcpyAsync(downloaded_keys(), sorted, s_work.kept * sizeof(uint64_t), cudaMemcpyDeviceToHost, stream) ==
+			 cudaSuccess &&
 		 cudaStreamSynchronize(stream) == cudaSuccess;
-	if (ok)
-	{
-		stats->shell_ms = elapsed_ms(ev[0], ev[1]);
-		stats->sort_ms = elapsed_ms(ev[1], ev[2]);
-		stats->triangle_ms = elapsed_ms(ev[2], ev[3]);
-		stats->unique_candidates = n > 0 ? selected[0] : 0;
-	}
-	for (auto& e : ev)
-	{
-		cudaEventDestroy(e);
-	}
-	*kept_out = ok && n > 0 ? static_cast<uint32_t>(selected[1]) : 0u;
+	s_work.downloaded = ok ? s_work.kept : 0;
+	s_work.sorted = ok;
+	stats->sort_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 	return ok;
+}
+
+/// The device stages: one upload, the search with its set, the triangle stage, one synchronisation
+/// (again with larger lists when they overflowed); false on any CUDA error.
+bool run_locked(const kl_ps_batch* batch, const kl_ps_pair_query* pairs, int pair_count, const float* alarm,
+				uint32_t* kept_out, kl_ps_stats* stats)
+{
+	upload_layout l = layout_for(batch, pair_count);
+	auto* host = static_cast<uint8_t*>(reserve_pinned(s_work.upload, l.bytes));
+	if (host == nullptr || reserve<uint8_t>(slot_upload, l.bytes) == nullptr ||
+		reserve<uint32_t>(slot_counters, counter_total) == nullptr ||
+		!pack_inputs(batch, pairs, pair_count, alarm, l, host))
+	{
+		return false;
+	}
+	// Octrees larger than this are read where they are (the default limit needs no opt-in).
+	s_work.capacity = s_work.capacity > 16384 ? s_work.capacity : 16384;
+	cudaStream_t stream = s_work.stream;
+	bool ok = cudaEventRecord(s_work.events[event_start], stream) == cudaSuccess &&
+			  cudaMemcpyAsync(s_work.buffer[slot_upload].data, host, l.bytes, cudaMemcpyHostToDevice, stream) ==
+				  cudaSuccess &&
+			  cudaEventRecord(s_work.events[event_uploaded], stream) == cudaSuccess;
+	const uint32_t* counters = static_cast<const uint32_t*>(s_work.download.data);
+	uint32_t prefetch = 0;
+	for (int attempt = 0; ok; ++attempt)
+	{
+		prefetch = 4096 + s_work.kept + s_work.kept / 2;
+		ok = reserve_lists(s_work.capacity) && search_pass(batch, l, prefetch);
+		counters = static_cast<const uint32_t*>(s_work.download.data);
+		if (!ok || (counters[counter_unique] <= s_work.capacity && counters[counter_overflow] == 0))
+		{
+			break;
+		}
+		if (attempt == 3)
+		{
+			return false;
+		}
+		uint64_t need = counters[counter_unique] + counters[counter_unique] / 4ull;
+		need = need > 2ull * s_work.capacity ? need : 2ull * s_work.capacity;
+		if (need > (1u << 30))
+		{
+			return false;
+		}
+		s_work.capacity = static_cast<uint32_t>(need);
+	}
+	if (!ok)
+	{
+		return false;
+	}
+	s_work.kept = counters[counter_kept];
+	s_work.downloaded = s_work.kept < prefetch ? s_work.kept : prefetch;
+	s_work.sorted = false;
+	if (s_work.kept > kSortOnDeviceFrom && !sort_on_device(pair_count, stats))
+	{
+		return false;
+	}
+	stats->transfer_ms += elapsed_ms(event_start, event_uploaded) + elapsed_ms(event_tested, event_downloaded);
+	stats->shell_ms = elapsed_ms(event_uploaded, event_searched);
+	stats->triangle_ms = elapsed_ms(event_searched, event_tested);
+	stats->raw_candidates = counters[counter_raw];
+	stats->unique_candidates = static_cast<int>(counters[counter_unique]);
+	*kept_out = s_work.kept;
+	return true;
 }
 
 void describe(const char* what, char* message, size_t size)
@@ -370,15 +504,24 @@ extern "C" bool kl_ps_cuda_search(const kl_ps_batch* batch, const kl_ps_pair_que
 	return true;
 }
 
-extern "C" bool kl_ps_cuda_download(uint64_t* keys, uint32_t kept, kl_ps_stats* stats, char* message,
+extern "C" bool kl_ps_cuda_download(uint64_t* keys, uint32_t kept, bool* sorted, kl_ps_stats* stats, char* message,
 									size_t message_size)
 {
 	std::lock_guard<std::mutex> lock(s_mutex);
-	double t0 = now_ms();
-	bool ok = kept == 0 || (cudaMemcpyAsync(keys, s_work.buffer[slot_sorted].data, kept * sizeof(uint64_t),
-											cudaMemcpyDeviceToHost, s_work.stream) == cudaSuccess &&
-							cudaStreamSynchronize(s_work.stream) == cudaSuccess);
-	stats->transfer_ms += now_ms() - t0;
+	*sorted = s_work.sorted;
+	kept = kept < s_work.kept ? kept : s_work.kept;
+	uint32_t have = kept < s_work.downloaded ? kept : s_work.downloaded;
+	memcpy(keys, downloaded_keys(), have * sizeof(uint64_t));
+	if (have == kept)
+	{
+		return true;
+	}
+	// More than the search fetched with its counters: the rest, straight from the device.
+	auto t0 = std::chrono::steady_clock::now();
+	bool ok = cudaMemcpyAsync(keys + have, static_cast<uint64_t*>(s_work.buffer[slot_kept].data) + have,
+							  (kept - have) * sizeof(uint64_t), cudaMemcpyDeviceToHost, s_work.stream) == cudaSuccess &&
+			  cudaStreamSynchronize(s_work.stream) == cudaSuccess;
+	stats->transfer_ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 	if (!ok)
 	{
 		describe("downloading the candidates failed", message, message_size);

@@ -86,7 +86,8 @@ bool kl_ps_grow(void** array, int* capacity, int need, size_t size);
 /// Adds b's times and counts to a.
 void kl_ps_stats_add(kl_ps_stats* a, const kl_ps_stats* b);
 
-/// Sorts batch->keys and drops repeats (the CPU path's, and the GPU path's fallback). False on OOM.
+/// Sorts batch->keys and drops repeats (the CPU path's candidates, and the keys the GPU kept, which come
+/// unsorted). False on OOM.
 bool kl_ps_sort_unique(kl_ps_batch* batch);
 
 /// Sets batch->pair_begin from the sorted keys.

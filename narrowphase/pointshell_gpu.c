@@ -60,11 +60,22 @@ kl_result kl_ps_search_gpu(const kl_ps_pair_query* pairs, int pair_count, bool f
 		batch->keys = keys;
 		batch->key_capacity = kept;
 	}
-	if (!kl_ps_cuda_download(batch->keys, kept, stats, message, sizeof(message)))
+	bool sorted = false;
+	if (!kl_ps_cuda_download(batch->keys, kept, &sorted, stats, message, sizeof(message)))
 	{
 		return kl_fail(KL_ERR_UNSUPPORTED, "%s", message);
 	}
 	batch->key_count = kept;
+	if (!sorted)
+	{
+		// A few keys: the host sorts them sooner than the device could with its readbacks.
+		double t0 = kl_time_seconds();
+		if (!kl_ps_sort_unique(batch))
+		{
+			return KL_ERR_OUT_OF_MEMORY;
+		}
+		stats->sort_ms = 1e3 * (kl_time_seconds() - t0);
+	}
 	kl_ps_pair_ranges(batch, pair_count);
 	stats->near_pairs = (int)kept;
 	return KL_OK;

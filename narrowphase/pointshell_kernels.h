@@ -109,13 +109,22 @@ typedef struct kl_ps_work
 } kl_ps_work;
 
 /// Where a query item writes its candidate keys. count may pass capacity: the caller then grows the
-/// buffer and runs again.
+/// buffer and runs again. On the GPU a key first goes into an open-addressing set (set_mask + 1
+/// slots, empty = KL_PS_SET_EMPTY): only keys new to it are appended, so the list holds each key
+/// once, unsorted, and no sort is needed to remove repeats; a probe run past KL_PS_SET_PROBES sets
+/// *overflow (the caller grows the set and runs again).
 typedef struct kl_ps_emitter
 {
 	uint64_t* keys;
 	uint32_t* count;
 	uint32_t capacity;
+	uint64_t* set; ///< NULL: append every key (the CPU; its sort removes repeats)
+	uint32_t set_mask;
+	uint32_t* overflow;
 } kl_ps_emitter;
+
+#define KL_PS_SET_EMPTY UINT64_MAX
+#define KL_PS_SET_PROBES 256
 
 /// Candidate key: body pair (16 bits), triangle of a (24), triangle of b (24); sorted, equal keys
 /// are the same candidate.
@@ -284,10 +293,38 @@ KL_HD static inline float kl_ps_node_distance2(const kl_ps_conglomerate* c, cons
 // ---------------------------------------------------------------------------------------------
 // The query item: one triangle's samples into another conglomerate's octree
 
+/// The slot where a key's probe run in the emitter's set starts (Fibonacci hashing).
+KL_HD static inline uint32_t kl_ps_set_slot(uint64_t key, uint32_t mask)
+{
+	return (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> 32) & mask;
+}
+
 /// Appends one key; past capacity only the count grows.
 KL_HD static inline void kl_ps_emit(const kl_ps_emitter* e, uint64_t key)
 {
 #if defined(__CUDA_ARCH__)
+	if (e->set != NULL)
+	{
+		uint32_t slot = kl_ps_set_slot(key, e->set_mask);
+		for (int probe = 0;; ++probe, slot = (slot + 1u) & e->set_mask)
+		{
+			if (probe == KL_PS_SET_PROBES)
+			{
+				*e->overflow = 1u;
+				return;
+			}
+			unsigned long long seen = atomicCAS((unsigned long long*)(e->set + slot),
+												(unsigned long long)KL_PS_SET_EMPTY, (unsigned long long)key);
+			if (seen == key)
+			{
+				return; // emitted before
+			}
+			if (seen == KL_PS_SET_EMPTY)
+			{
+				break;
+			}
+		}
+	}
 	uint32_t i = atomicAdd(e->count, 1u);
 #else
 	uint32_t i = (*e->count)++;
@@ -338,15 +375,16 @@ KL_HD static inline bool kl_ps_recent_add(kl_ps_recent* r, int32_t tri)
 
 /// All samples of conglomerate c near p (q's frame): within p_reach + q_factor · coverage of their
 /// own triangle (the subtrees are pruned with the conglomerate's largest coverage). Emits
-/// (p_tri, their triangle).
-KL_HD static inline void kl_ps_octree_near(const kl_ps_model_view* q, const kl_ps_conglomerate* c, kl_ps_f3 p,
-										   float p_reach, const kl_ps_work* w, int32_t p_tri, kl_ps_recent* recent,
-										   const kl_ps_emitter* out)
+/// (p_tri, their triangle); returns how many keys it emitted.
+KL_HD static inline int kl_ps_octree_near(const kl_ps_model_view* q, const kl_ps_conglomerate* c, kl_ps_f3 p,
+										  float p_reach, const kl_ps_work* w, int32_t p_tri, kl_ps_recent* recent,
+										  const kl_ps_emitter* out)
 {
 	float bound = p_reach + w->q_factor * c->coverage;
 	float bound2 = bound * bound;
 	int32_t stack[KL_PS_STACK];
 	int top = 0;
+	int emitted = 0;
 	stack[top++] = c->node_begin;
 	while (top > 0)
 	{
@@ -376,9 +414,11 @@ KL_HD static inline void kl_ps_octree_near(const kl_ps_model_view* q, const kl_p
 			if (d2 <= r * r && kl_ps_recent_add(recent, s.tri))
 			{
 				kl_ps_emit(out, w->swap ? kl_ps_key(w->pair, s.tri, p_tri) : kl_ps_key(w->pair, p_tri, s.tri));
+				++emitted;
 			}
 		}
 	}
+	return emitted;
 }
 
 /// Walks the samples of one triangle: its grid bits (bit 16 j + i is (i, j)), then its edges.
@@ -499,16 +539,16 @@ KL_HD static inline int kl_ps_query_triangle(const kl_ps_model_view* p, const kl
 
 /// One sample item of work w: sample `index` of p_cong (its octree point, Morton order, so that
 /// neighbouring GPU threads walk nearby cells) into q_cong's octree. The same search as the samples
-/// of kl_ps_query_triangle, one at a time.
-KL_HD static inline void kl_ps_query_sample(const kl_ps_model_view* p, const kl_ps_model_view* q, const kl_ps_work* w,
-											int index, const kl_ps_emitter* out)
+/// of kl_ps_query_triangle, one at a time. Returns how many keys it emitted.
+KL_HD static inline int kl_ps_query_sample(const kl_ps_model_view* p, const kl_ps_model_view* q, const kl_ps_work* w,
+										   int index, const kl_ps_emitter* out)
 {
 	kl_ps_point s = p->points[p->congs[w->p_cong].point_begin + (uint32_t)index];
 	kl_ps_recent recent;
 	kl_ps_recent_init(&recent);
 	float p_reach = w->p_factor * p->coverage[s.tri] + w->reach;
-	kl_ps_octree_near(q, q->congs + w->q_cong, kl_ps_apply(&w->p_to_q, kl_ps_make(s.x, s.y, s.z)), p_reach, w, s.tri,
-					  &recent, out);
+	return kl_ps_octree_near(q, q->congs + w->q_cong, kl_ps_apply(&w->p_to_q, kl_ps_make(s.x, s.y, s.z)), p_reach, w,
+							 s.tri, &recent, out);
 }
 
 /// The work whose items hold `item`: the last whose first item (item_begin, or sample_begin when

@@ -88,7 +88,7 @@ static bool run_item(const kl_ps_batch* b, const shell_task* t, const kl_ps_work
 		{
 			return false;
 		}
-		kl_ps_emitter e = {out->keys, &out->count, out->capacity};
+		kl_ps_emitter e = {out->keys, &out->count, out->capacity, NULL, 0u, NULL};
 		if (b->sample_items)
 		{
 			kl_ps_query_sample(p, q, work, index, &e);
@@ -208,6 +208,10 @@ static bool gather_keys(kl_ps_batch* b, int parts, kl_ps_stats* stats)
 /// Sorts the keys and drops repeats.
 bool kl_ps_sort_unique(kl_ps_batch* b)
 {
+	if (!grow_u64(&b->spare, &b->spare_capacity, b->key_count))
+	{
+		return false;
+	}
 	if (b->key_count > 1 && !kl_radix_sort_u64(b->keys, b->spare, (int)b->key_count))
 	{
 		return false;
