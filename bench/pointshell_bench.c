@@ -9,7 +9,7 @@
 // threads and on the GPU (when one is present), and the SIMD k-DOP BVH's within-margin query for the
 // same pairs; both give the triangle pairs within the alarm distance, and the run checks that they agree.
 // Usage: kollide-pointshell-bench [--scene E1a|E1b|E2|E3|E4] [--iterations N] [--cpu-iterations N]
-//                                 [--threads T] [--spacing S] [--no-gpu]
+//                                 [--threads T] [--spacing S] [--grouping surface|median] [--no-gpu]
 // SPDX-License-Identifier: MIT
 #include "../tools/meshgen/meshgen.h"
 #include "bvh.h"
@@ -569,6 +569,16 @@ int main(int argc, char** argv)
 		{
 			s_shell_def.spacing = (float)atof(argv[++i]);
 		}
+		else if (strcmp(argv[i], "--grouping") == 0 && i + 1 < argc)
+		{
+			++i;
+			if (strcmp(argv[i], "surface") != 0 && strcmp(argv[i], "median") != 0)
+			{
+				fprintf(stderr, "--grouping: surface or median, not '%s'\n", argv[i]);
+				return 2;
+			}
+			s_shell_def.grouping = strcmp(argv[i], "surface") == 0 ? KL_PS_GROUP_SURFACE : KL_PS_GROUP_MEDIAN_CUT;
+		}
 		else if (strcmp(argv[i], "--no-gpu") == 0)
 		{
 			gpu = false;
@@ -576,7 +586,7 @@ int main(int argc, char** argv)
 		else
 		{
 			fprintf(stderr, "usage: kollide-pointshell-bench [--scene E1a|E1b|E2|E3|E4] [--iterations N] "
-							"[--cpu-iterations N] [--threads T] [--spacing S] [--no-gpu]\n");
+							"[--cpu-iterations N] [--threads T] [--spacing S] [--grouping surface|median] [--no-gpu]\n");
 			return 2;
 		}
 	}

@@ -14,12 +14,25 @@
 
 struct kl_thread_pool;
 
+/// How triangles are grouped into conglomerates (pointshell_groups.c, docs/pointshell.md).
+typedef enum kl_ps_grouping
+{
+	/// Centroids split at the median of their longest axis until a group holds at most max_triangles
+	/// (the default: the fastest searches on the benchmark scenes but the knots').
+	KL_PS_GROUP_MEDIAN_CUT = 0,
+	/// Surface clustering: regions grown across shared edges from evenly spread seeds, each taking
+	/// the triangles that best continue its normal near its seed, up to max_triangles; each is
+	/// connected across edges (faster for the knots of E1, slower for gears).
+	KL_PS_GROUP_SURFACE = 1,
+} kl_ps_grouping;
+
 typedef struct kl_pointshell_build_def
 {
-	/// Conglomerates hold at most this many triangles; the median split leaves half to this many.
+	/// Conglomerates hold at most this many triangles.
 	int max_triangles; ///< 64
 	/// Target distance between samples (object units); 0: a third of the median edge length.
 	float spacing;
+	kl_ps_grouping grouping; ///< KL_PS_GROUP_MEDIAN_CUT
 } kl_pointshell_build_def;
 
 kl_pointshell_build_def kl_pointshell_default_build_def(void);

@@ -16,6 +16,7 @@ kl_pointshell_build_def kl_pointshell_default_build_def(void)
 	kl_pointshell_build_def def;
 	def.max_triangles = 64;
 	def.spacing = 0.0f;
+	def.grouping = KL_PS_GROUP_MEDIAN_CUT;
 	return def;
 }
 
@@ -86,6 +87,10 @@ static kl_result check_input(const vec3s* vertices, int vertex_count, const int3
 	{
 		return kl_fail(KL_ERR_INVALID_ARGUMENT, "point shell: max_triangles %d and spacing %g must be positive",
 					   def->max_triangles, (double)def->spacing);
+	}
+	if (def->grouping != KL_PS_GROUP_SURFACE && def->grouping != KL_PS_GROUP_MEDIAN_CUT)
+	{
+		return kl_fail(KL_ERR_INVALID_ARGUMENT, "point shell: unknown grouping %d", (int)def->grouping);
 	}
 	for (int i = 0; i < 3 * triangle_count; ++i)
 	{

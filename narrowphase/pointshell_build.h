@@ -13,8 +13,25 @@ float kl_ps_auto_spacing(const kl_ps_model_view* v);
 /// Rasterises one triangle's point shell into mask; returns its coverage radius.
 float kl_ps_rasterise(const kl_ps_f3 t[3], float spacing, kl_ps_mask* mask);
 
-/// Groups the model's triangles into conglomerates (m->tris, m->congs, m->cong_count) by median
-/// cut; false when out of memory.
+/// A triangle with a sort key (the median cut's scratch).
+typedef struct kl_ps_keyed
+{
+	float key;
+	int32_t tri;
+} kl_ps_keyed;
+
+/// Splits tris[0, count) at the median of their centroids' longest axis, recursively, until a group
+/// holds at most max_tris; appends each final group's size to sizes (work: room for count).
+void kl_ps_median_cut(const kl_ps_model_view* v, int32_t* tris, int count, int max_tris, kl_ps_keyed* work, int* sizes,
+					  int* group_count);
+
+/// Surface clustering of all n triangles (pointshell_surface.c): tris grouped region by region,
+/// each region's size appended to sizes; false when out of memory.
+bool kl_ps_surface_clusters(const kl_ps_model_view* v, int n, int max_tris, int32_t* tris, kl_ps_keyed* work,
+							int* sizes, int* group_count);
+
+/// Groups the model's triangles into conglomerates (m->tris, m->congs, m->cong_count) as
+/// def->grouping says; false when out of memory.
 bool kl_ps_build_conglomerates(kl_pointshell* m, const kl_ps_model_view* v, const kl_pointshell_build_def* def);
 
 /// The PCA box of the triangles' vertices.

@@ -31,7 +31,7 @@ typedef struct cache_header
 	float spacing_asked; ///< the build def's (0: automatic)
 	float spacing;		 ///< the one used
 	float coverage;
-	uint32_t pad;
+	int32_t grouping; ///< the build def's (0, the median cut, in files written before it was kept)
 	kl_ps_obb obb;
 } cache_header;
 
@@ -106,6 +106,7 @@ kl_result kl_pointshell_save(const char* path, const kl_pointshell* model, const
 	h.point_count = m->point_count;
 	h.max_triangles = def->max_triangles;
 	h.spacing_asked = def->spacing;
+	h.grouping = (int32_t)def->grouping;
 	h.spacing = m->spacing;
 	h.coverage = m->coverage;
 	h.obb = m->obb;
@@ -183,7 +184,8 @@ static bool header_matches(const cache_header* h, const vec3s* vertices, int ver
 {
 	return memcmp(h->magic, "KLPSHELL", 8) == 0 && h->version == KL_PS_CACHE_VERSION &&
 		   h->byte_order == KL_PS_CACHE_BOM && h->vertex_count == vertex_count && h->triangle_count == triangle_count &&
-		   h->max_triangles == def->max_triangles && h->spacing_asked == def->spacing && h->cong_count >= 1 &&
+		   h->max_triangles == def->max_triangles && h->spacing_asked == def->spacing &&
+		   h->grouping == (int32_t)def->grouping && h->cong_count >= 1 &&
 		   h->cong_count <= triangle_count && h->node_count >= h->cong_count && h->node_count < (1 << 28) &&
 		   h->point_count < (1u << 30) &&
 		   h->geometry_hash == kl_pointshell_geometry_hash(vertices, vertex_count, indices, triangle_count);

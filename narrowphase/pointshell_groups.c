@@ -1,25 +1,19 @@
 // Kollide narrowphase — conglomerates and their boxes. The thesis ran HACD and kept its
 // triangle-to-cluster map; it also names the cut of a BVH near its root as an alternative (seed-004
-// §3.4). Kollide cuts: the triangles' centroids are split at the median of their longest axis,
-// recursively, until a group holds at most max_triangles (64 by default), so every conglomerate holds
-// 33–64 triangles (fewer only for a mesh that small), spatially compact, deterministic. Completeness
-// never depends on the grouping (every conglomerate pair is either culled by boxes that enclose its
-// triangles or searched). Each gets a PCA box.
+// §3.4). Kollide offers two groupings (kl_ps_grouping), each capped at max_triangles (64 by
+// default), deterministic: the median cut here (the default: centroids split at the median of their
+// longest axis until a group holds at most max_triangles, 33-64 each), and surface clustering
+// (pointshell_surface.c). Completeness never depends on the grouping (every conglomerate pair is
+// either culled by boxes that enclose its triangles or searched). Each gets a PCA box.
 // SPDX-License-Identifier: MIT
 #include "pointshell_build.h"
 
 #include <float.h>
 
-typedef struct keyed
+static int compare_kl_ps_keyed(const void* a, const void* b)
 {
-	float key;
-	int32_t tri;
-} keyed;
-
-static int compare_keyed(const void* a, const void* b)
-{
-	const keyed* x = a;
-	const keyed* y = b;
+	const kl_ps_keyed* x = a;
+	const kl_ps_keyed* y = b;
 	if (x->key != y->key)
 	{
 		return x->key < y->key ? -1 : 1;
@@ -34,8 +28,7 @@ static kl_ps_f3 centroid(const kl_ps_model_view* v, int32_t tri)
 	return kl_ps_scale(kl_ps_add(t[0], kl_ps_add(t[1], t[2])), 1.0f / 3.0f);
 }
 
-/// Splits tris[0, count) recursively; appends each final group's size to sizes.
-static void median_cut(const kl_ps_model_view* v, int32_t* tris, int count, int max_tris, keyed* work, int* sizes,
+void kl_ps_median_cut(const kl_ps_model_view* v, int32_t* tris, int count, int max_tris, kl_ps_keyed* work, int* sizes,
 					   int* group_count)
 {
 	if (count <= max_tris)
@@ -65,14 +58,14 @@ static void median_cut(const kl_ps_model_view* v, int32_t* tris, int count, int 
 		work[i].key = axis == 0 ? c.x : (axis == 1 ? c.y : c.z);
 		work[i].tri = tris[i];
 	}
-	qsort(work, (size_t)count, sizeof(keyed), compare_keyed);
+	qsort(work, (size_t)count, sizeof(kl_ps_keyed), compare_kl_ps_keyed);
 	for (int i = 0; i < count; ++i)
 	{
 		tris[i] = work[i].tri;
 	}
 	int half = count / 2;
-	median_cut(v, tris, half, max_tris, work, sizes, group_count);
-	median_cut(v, tris + half, count - half, max_tris, work, sizes, group_count);
+	kl_ps_median_cut(v, tris, half, max_tris, work, sizes, group_count);
+	kl_ps_median_cut(v, tris + half, count - half, max_tris, work, sizes, group_count);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -215,17 +208,24 @@ bool kl_ps_build_conglomerates(kl_pointshell* m, const kl_ps_model_view* v, cons
 {
 	int n = m->triangle_count;
 	int* sizes = kl_alloc((size_t)n, sizeof(int));
-	keyed* work = kl_alloc((size_t)n, sizeof(keyed));
+	kl_ps_keyed* work = kl_alloc((size_t)n, sizeof(kl_ps_keyed));
 	bool ok = sizes != NULL && work != NULL;
 	if (ok)
 	{
-		for (int i = 0; i < n; ++i)
-		{
-			m->tris[i] = i;
-		}
 		int groups = 0;
-		median_cut(v, m->tris, n, def->max_triangles, work, sizes, &groups);
-		m->congs = kl_alloc_zero((size_t)groups, sizeof(kl_ps_conglomerate));
+		if (def->grouping == KL_PS_GROUP_SURFACE)
+		{
+			ok = kl_ps_surface_clusters(v, n, def->max_triangles, m->tris, work, sizes, &groups);
+		}
+		else
+		{
+			for (int i = 0; i < n; ++i)
+			{
+				m->tris[i] = i;
+			}
+			kl_ps_median_cut(v, m->tris, n, def->max_triangles, work, sizes, &groups);
+		}
+		m->congs = ok ? kl_alloc_zero((size_t)groups, sizeof(kl_ps_conglomerate)) : NULL;
 		ok = m->congs != NULL;
 		int begin = 0;
 		for (int g = 0; ok && g < groups; ++g)

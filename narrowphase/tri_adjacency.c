@@ -26,17 +26,20 @@ static int compare_half_edges(const void* x, const void* y)
 	return (a->corner > b->corner) - (a->corner < b->corner); // deterministic order
 }
 
-kl_result kl_triangle_opposites(const int32_t* indices, int triangle_count, int32_t* opposite)
+/// Fills twin[c] with the corner of the one other triangle that uses corner c's edge in the opposite
+/// direction, or -1 (an open edge, one shared by more than two triangles, or an inconsistently
+/// oriented neighbour). O(n log n).
+static kl_result pair_half_edges(const int32_t* indices, int triangle_count, int32_t* twin, const char* caller)
 {
-	if (indices == NULL || opposite == NULL || triangle_count < 0)
+	if (indices == NULL || twin == NULL || triangle_count < 0)
 	{
-		return kl_fail(KL_ERR_INVALID_ARGUMENT, "kl_triangle_opposites: bad arguments");
+		return kl_fail(KL_ERR_INVALID_ARGUMENT, "%s: bad arguments", caller);
 	}
 	int n = 3 * triangle_count;
 	kl_half_edge* edges = kl_alloc((size_t)(n > 0 ? n : 1), sizeof(kl_half_edge));
 	if (edges == NULL)
 	{
-		return kl_fail(KL_ERR_OUT_OF_MEMORY, "kl_triangle_opposites: out of memory for %d edges", n);
+		return kl_fail(KL_ERR_OUT_OF_MEMORY, "%s: out of memory for %d edges", caller, n);
 	}
 	for (int c = 0; c < n; ++c)
 	{
@@ -50,7 +53,7 @@ kl_result kl_triangle_opposites(const int32_t* indices, int triangle_count, int3
 	qsort(edges, (size_t)n, sizeof(kl_half_edge), compare_half_edges);
 	for (int c = 0; c < n; ++c)
 	{
-		opposite[c] = -1;
+		twin[c] = -1;
 	}
 	for (int i = 0; i < n;)
 	{
@@ -61,15 +64,35 @@ kl_result kl_triangle_opposites(const int32_t* indices, int triangle_count, int3
 		}
 		if (j - i == 2 && edges[i].forward != edges[i + 1].forward)
 		{
-			int c0 = edges[i].corner, c1 = edges[i + 1].corner;
-			// The vertex after the edge's end in each triangle is its third vertex.
-			opposite[c0] = indices[c1 - c1 % 3 + (c1 % 3 + 2) % 3];
-			opposite[c1] = indices[c0 - c0 % 3 + (c0 % 3 + 2) % 3];
+			twin[edges[i].corner] = edges[i + 1].corner;
+			twin[edges[i + 1].corner] = edges[i].corner;
 		}
 		i = j;
 	}
 	kl_free(edges);
 	return KL_OK;
+}
+
+kl_result kl_triangle_opposites(const int32_t* indices, int triangle_count, int32_t* opposite)
+{
+	kl_result r = pair_half_edges(indices, triangle_count, opposite, "kl_triangle_opposites");
+	for (int c = 0; r == KL_OK && c < 3 * triangle_count; ++c)
+	{
+		int32_t t = opposite[c];
+		// The vertex after the edge's end in the other triangle is its third vertex.
+		opposite[c] = t < 0 ? -1 : indices[t - t % 3 + (t % 3 + 2) % 3];
+	}
+	return r;
+}
+
+kl_result kl_triangle_neighbours(const int32_t* indices, int triangle_count, int32_t* neighbour)
+{
+	kl_result r = pair_half_edges(indices, triangle_count, neighbour, "kl_triangle_neighbours");
+	for (int c = 0; r == KL_OK && c < 3 * triangle_count; ++c)
+	{
+		neighbour[c] = neighbour[c] < 0 ? -1 : neighbour[c] / 3;
+	}
+	return r;
 }
 
 /// Unit normal of triangle t (false when it has no area).

@@ -15,6 +15,10 @@
 /// Returns KL_OK, or an error (bad arguments, out of memory) with opposite untouched.
 kl_result kl_triangle_opposites(const int32_t* indices, int triangle_count, int32_t* opposite);
 
+/// Fills neighbour[3·t + k] with the triangle across edge k of triangle t, under the same rules as
+/// kl_triangle_opposites (-1 where no neighbour is trusted).
+kl_result kl_triangle_neighbours(const int32_t* indices, int triangle_count, int32_t* neighbour);
+
 /// Fills normals[v] with vertex v's angle-weighted pseudo-normal (Bærentzen and Aanæs 2005): the
 /// unit sum of its triangles' normals, each weighted by the triangle's angle at v. For a closed,
 /// consistently oriented mesh, a point whose closest surface point is vertex v lies outside

@@ -7,6 +7,7 @@
 #include "../tools/meshgen/meshgen.h"
 #include "mesh.h"
 #include "pointshell.h"
+#include "tri_adjacency.h"
 #include "thread_pool.h"
 #include "tri_tri.h"
 
@@ -368,6 +369,128 @@ static void test_complete_knot_scaled(void** state)
 	free_mesh(&b);
 }
 
+/// How far the triangle normals of a model's conglomerates spread: the mean over conglomerates of
+/// 1 - |sum of area-weighted normals| / sum of areas (0 for flat ones, up to 1).
+static double normal_spread(const kl_pointshell* m)
+{
+	kl_ps_model_view v = kl_pointshell_view(m);
+	double spread = 0.0;
+	for (int g = 0; g < m->cong_count; ++g)
+	{
+		const kl_ps_conglomerate* c = m->congs + g;
+		kl_ps_f3 sum = kl_ps_make(0.0f, 0.0f, 0.0f);
+		double area = 0.0;
+		for (int i = 0; i < c->tri_count; ++i)
+		{
+			kl_ps_f3 t[3];
+			kl_ps_triangle(&v, m->tris[c->tri_begin + i], t);
+			kl_ps_f3 n = kl_ps_cross(kl_ps_sub(t[1], t[0]), kl_ps_sub(t[2], t[0]));
+			sum = kl_ps_add(sum, n);
+			area += sqrt((double)kl_ps_dot(n, n));
+		}
+		spread += 1.0 - sqrt((double)kl_ps_dot(sum, sum)) / area;
+	}
+	return spread / m->cong_count;
+}
+
+/// Whether the triangles of every conglomerate are connected across shared edges.
+static bool conglomerates_connected(const kl_pointshell* m, const kl_meshgen_mesh* mesh)
+{
+	int n = m->triangle_count;
+	int32_t* neighbour = malloc(sizeof(int32_t) * 3 * (size_t)n);
+	int32_t* group = malloc(sizeof(int32_t) * (size_t)n);
+	int32_t* stack = malloc(sizeof(int32_t) * (size_t)n);
+	assert_true(neighbour != NULL && group != NULL && stack != NULL);
+	assert_int_equal(kl_triangle_neighbours(mesh->indices, n, neighbour), KL_OK);
+	for (int g = 0; g < m->cong_count; ++g)
+	{
+		for (int i = 0; i < m->congs[g].tri_count; ++i)
+		{
+			group[m->tris[m->congs[g].tri_begin + i]] = g;
+		}
+	}
+	bool connected = true;
+	for (int g = 0; g < m->cong_count && connected; ++g)
+	{
+		// Walk from the first triangle within the conglomerate; count what is reached.
+		int top = 0, reached = 1;
+		int32_t first = m->tris[m->congs[g].tri_begin];
+		stack[top++] = first;
+		group[first] = -1;
+		while (top > 0)
+		{
+			int32_t t = stack[--top];
+			for (int k = 0; k < 3; ++k)
+			{
+				int32_t u = neighbour[3 * t + k];
+				if (u >= 0 && group[u] == g)
+				{
+					group[u] = -1;
+					stack[top++] = u;
+					++reached;
+				}
+			}
+		}
+		connected = reached == m->congs[g].tri_count;
+	}
+	free(neighbour);
+	free(group);
+	free(stack);
+	return connected;
+}
+
+static kl_pointshell* build_grouped(const kl_meshgen_mesh* mesh, kl_ps_grouping grouping)
+{
+	kl_pointshell_build_def def = kl_pointshell_default_build_def();
+	def.grouping = grouping;
+	kl_pointshell* m = kl_pointshell_build(mesh->vertices, mesh->vertex_count, mesh->indices, mesh->triangle_count,
+										   &def, NULL, NULL);
+	assert_non_null(m);
+	return m;
+}
+
+/// Surface clustering: every triangle in one conglomerate of at most the cap, each conglomerate
+/// connected across shared edges (a median cut may join two passes of a knot's tube), normals less
+/// spread than the median cut's, no pair missed; on a mesh of islands and on open and non-manifold
+/// edges too.
+static void test_surface_grouping(void** state)
+{
+	(void)state;
+	test_mesh gear, knot;
+	make_gear(&gear);
+	make_knot(&knot, 96);
+	const test_mesh* meshes[2] = {&gear, &knot};
+	for (int i = 0; i < 2; ++i)
+	{
+		kl_pointshell* surface = build_grouped(&meshes[i]->mesh, KL_PS_GROUP_SURFACE);
+		check_model(surface);
+		double flat = normal_spread(surface), cut = normal_spread(meshes[i]->model);
+		printf("  %d triangles: %d surface clusters (median cut: %d), normal spread %.3f (median cut %.3f); "
+			   "median cut's conglomerates connected: %s\n",
+			   surface->triangle_count, surface->cong_count, meshes[i]->model->cong_count, flat, cut,
+			   conglomerates_connected(meshes[i]->model, &meshes[i]->mesh) ? "yes" : "no");
+		assert_true(flat < cut);
+		assert_true(conglomerates_connected(surface, &meshes[i]->mesh));
+		kl_pointshell_destroy(meshes[i]->model);
+		((test_mesh*)meshes[i])->model = surface;
+	}
+	// No pair is missed with the other grouping either.
+	long pairs = check_poses(&gear, &gear, kl_vec3(1.0f, 1.0f, 1.0f), KL_QUICK ? 4 : 12, 0.002f, 31u, NULL);
+	assert_true(pairs > (KL_QUICK ? 15 : 50));
+	// Islands (two separate triangles), a fin of three triangles on one edge and a lone sliver.
+	vec3s v[8] = {{{0, 0, 0}}, {{1, 0, 0}}, {{0, 1, 0}}, {{5, 0, 0}}, {{6, 0, 0}}, {{5, 1, 0}}, {{0, 0, 1}}, {{0, 0, -1}}};
+	int32_t idx[15] = {0, 1, 2, 3, 4, 5, 1, 0, 6, 1, 0, 7, 0, 0, 1};
+	kl_pointshell_build_def def = kl_pointshell_default_build_def();
+	def.grouping = KL_PS_GROUP_SURFACE;
+	def.max_triangles = 2;
+	kl_pointshell* odd = kl_pointshell_build(v, 8, idx, 5, &def, NULL, NULL);
+	assert_non_null(odd);
+	check_model(odd);
+	kl_pointshell_destroy(odd);
+	free_mesh(&gear);
+	free_mesh(&knot);
+}
+
 /// Forcing every conglomerate pair finds the same pairs as the box culling.
 static void test_forced_equals_culled(void** state)
 {
@@ -557,6 +680,16 @@ static void test_cache_file(void** state)
 	assert_non_null(unwritable);
 	assert_int_equal(kl_mesh_get_info(unwritable).pointshell_cache, KL_MESH_CACHE_WRITE_FAILED);
 	kl_mesh_release(unwritable);
+	// A file holds its grouping: a model saved from the median cut is not read for surface clusters.
+	kl_pointshell_build_def cut_def = kl_pointshell_default_build_def(), surface_def = cut_def;
+	surface_def.grouping = KL_PS_GROUP_SURFACE;
+	assert_int_equal(kl_pointshell_save(path, built->pointshell, &cut_def), KL_OK);
+	kl_pointshell* same = kl_pointshell_load(path, built->vertices, built->info.vertex_count, built->indices,
+											 built->info.triangle_count, &cut_def);
+	assert_non_null(same);
+	kl_pointshell_destroy(same);
+	assert_null(kl_pointshell_load(path, built->vertices, built->info.vertex_count, built->indices,
+								   built->info.triangle_count, &surface_def));
 	kl_mesh_release(built);
 	kl_meshgen_free(&g);
 	kl_meshgen_free(&g2);
@@ -580,6 +713,10 @@ static void test_bad_input(void** state)
 	kl_pointshell_build_def def = kl_pointshell_default_build_def();
 	def.max_triangles = 0;
 	assert_null(kl_pointshell_build(v, 3, good, 1, &def, NULL, NULL));
+	def = kl_pointshell_default_build_def();
+	def.grouping = (kl_ps_grouping)7;
+	assert_null(kl_pointshell_build(v, 3, good, 1, &def, NULL, NULL));
+	assert_non_null(strstr(kl_last_error(), "grouping"));
 	// A single triangle builds, and a degenerate one too (its edges carry the samples).
 	kl_pointshell* one = kl_pointshell_build(v, 3, good, 1, NULL, NULL, NULL);
 	assert_non_null(one);
@@ -872,6 +1009,7 @@ int main(void)
 		cmocka_unit_test(test_model),
 		cmocka_unit_test(test_complete_gears),
 		cmocka_unit_test(test_complete_knot_scaled),
+		cmocka_unit_test(test_surface_grouping),
 		cmocka_unit_test(test_forced_equals_culled),
 		cmocka_unit_test(test_batch_of_pairs),
 		cmocka_unit_test(test_sample_items_equal_triangle_items),

@@ -63,6 +63,33 @@ static void test_open_and_non_manifold_edges(void** state)
 	assert_int_equal(opposite[0], 3);
 	assert_int_equal(opposite[3], 2);
 	assert_int_equal(kl_triangle_opposites(NULL, 2, opposite), KL_ERR_INVALID_ARGUMENT);
+	// The triangles across the edges, under the same rules.
+	int32_t neighbour[9];
+	assert_int_equal(kl_triangle_neighbours(pair, 2, neighbour), KL_OK);
+	const int32_t pair_expected[6] = {1, -1, -1, 0, -1, -1};
+	assert_memory_equal(neighbour, pair_expected, sizeof(pair_expected));
+	assert_int_equal(kl_triangle_neighbours(fin, 3, neighbour), KL_OK);
+	for (int c = 0; c < 9; ++c)
+	{
+		assert_int_equal(neighbour[c], -1);
+	}
+	assert_int_equal(kl_triangle_neighbours(twisted, 2, neighbour), KL_OK);
+	assert_int_equal(neighbour[0], -1);
+	assert_int_equal(kl_triangle_neighbours(pair, -1, neighbour), KL_ERR_INVALID_ARGUMENT);
+}
+
+/// On a closed mesh every edge has its neighbour, and the neighbourhood is symmetric.
+static void test_neighbours_of_closed_mesh(void** state)
+{
+	(void)state;
+	int32_t neighbour[36];
+	assert_int_equal(kl_triangle_neighbours(k_cube_indices, 12, neighbour), KL_OK);
+	for (int c = 0; c < 36; ++c)
+	{
+		int t = c / 3, n = neighbour[c];
+		assert_true(n >= 0 && n < 12 && n != t);
+		assert_true(neighbour[3 * n] == t || neighbour[3 * n + 1] == t || neighbour[3 * n + 2] == t);
+	}
 }
 
 /// A vertical wall triangle with its top edge (vertex 1 to 2) at height top, whose neighbour
@@ -145,6 +172,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_opposites_of_closed_mesh),
+		cmocka_unit_test(test_neighbours_of_closed_mesh),
 		cmocka_unit_test(test_open_and_non_manifold_edges),
 		cmocka_unit_test(test_rims_crossing_give_the_vertical_axis),
 	};
