@@ -165,7 +165,9 @@ template <typename T> const T* upload_array(resident& r, const T* host, size_t c
 		return nullptr;
 	}
 	r.buffers.push_back(d);
-	if (count > 0 && cudaMemcpy(d, host, count * sizeof(T), cudaMemcpyHostToDevice) != cudaSuccess)
+	// On the work stream, so that the searches after it see the whole copy (a pageable copy on the
+	// legacy stream may return before its transfer lands, and the work stream does not wait for it).
+	if (count > 0 && cudaMemcpyAsync(d, host, count * sizeof(T), cudaMemcpyHostToDevice, s_work.stream) != cudaSuccess)
 	{
 		return nullptr;
 	}
@@ -301,9 +303,15 @@ bool pack_inputs(const kl_ps_batch* batch, const kl_ps_pair_query* pairs, int pa
 		}
 		views[i] = r->view;
 	}
-	memcpy(host + l.works, batch->works, static_cast<size_t>(batch->work_count) * sizeof(kl_ps_work));
-	memcpy(host + l.world, batch->world, 2 * static_cast<size_t>(pair_count) * sizeof(kl_ps_xform));
-	memcpy(host + l.alarm, alarm, 2 * static_cast<size_t>(pair_count) * sizeof(float));
+	if (batch->work_count > 0)
+	{
+		memcpy(host + l.works, batch->works, static_cast<size_t>(batch->work_count) * sizeof(kl_ps_work));
+	}
+	if (pair_count > 0)
+	{
+		memcpy(host + l.world, batch->world, 2 * static_cast<size_t>(pair_count) * sizeof(kl_ps_xform));
+		memcpy(host + l.alarm, alarm, 2 * static_cast<size_t>(pair_count) * sizeof(float));
+	}
 	auto* pair_models = reinterpret_cast<int32_t*>(host + l.pair_models);
 	for (int i = 0; i < pair_count; ++i)
 	{
@@ -411,8 +419,8 @@ bool sort_on_device(int pair_count, kl_ps_stats* stats)
 
 /// The device stages: one upload, the search with its set, the triangle stage, one synchronisation
 /// (again with larger lists when they overflowed); false on any CUDA error.
-bool run_locked(const kl_ps_batch* batch, const kl_ps_pair_query* pairs, int pair_count, const float* alarm,
-				uint32_t* kept_out, kl_ps_stats* stats)
+bool search_locked(const kl_ps_batch* batch, const kl_ps_pair_query* pairs, int pair_count, const float* alarm,
+				   uint32_t* kept_out, kl_ps_stats* stats)
 {
 	upload_layout l = layout_for(batch, pair_count);
 	auto* host = static_cast<uint8_t*>(reserve_pinned(s_work.upload, l.bytes));
@@ -422,7 +430,6 @@ bool run_locked(const kl_ps_batch* batch, const kl_ps_pair_query* pairs, int pai
 	{
 		return false;
 	}
-	// Octrees larger than this are read where they are (the default limit needs no opt-in).
 	s_work.capacity = s_work.capacity > 16384 ? s_work.capacity : 16384;
 	cudaStream_t stream = s_work.stream;
 	bool ok = cudaEventRecord(s_work.events[event_start], stream) == cudaSuccess &&
@@ -433,7 +440,9 @@ bool run_locked(const kl_ps_batch* batch, const kl_ps_pair_query* pairs, int pai
 	uint32_t prefetch = 0;
 	for (int attempt = 0; ok; ++attempt)
 	{
+		// As many as the last search kept, and some; more than the device sorts itself is never needed.
 		prefetch = 4096 + s_work.kept + s_work.kept / 2;
+		prefetch = prefetch < kSortOnDeviceFrom ? prefetch : kSortOnDeviceFrom;
 		ok = reserve_lists(s_work.capacity) && search_pass(batch, l, prefetch);
 		counters = static_cast<const uint32_t*>(s_work.download.data);
 		if (!ok || (counters[counter_unique] <= s_work.capacity && counters[counter_overflow] == 0))
@@ -472,6 +481,34 @@ bool run_locked(const kl_ps_batch* batch, const kl_ps_pair_query* pairs, int pai
 	return true;
 }
 
+/// The kept keys of the last search into the caller's buffer: the prefetched ones from page-locked
+/// memory, the rest from the device.
+bool fetch_locked(kl_ps_key_reserve* reserve_keys, void* context, kl_ps_stats* stats)
+{
+	uint32_t kept = s_work.kept;
+	uint64_t* keys = kept > 0 ? reserve_keys(context, kept) : nullptr;
+	if (kept > 0 && keys == nullptr)
+	{
+		return false;
+	}
+	uint32_t have = kept < s_work.downloaded ? kept : s_work.downloaded;
+	if (have > 0)
+	{
+		memcpy(keys, downloaded_keys(), have * sizeof(uint64_t));
+	}
+	if (have == kept)
+	{
+		return true;
+	}
+	// More than the search fetched with its counters.
+	auto t0 = std::chrono::steady_clock::now();
+	bool ok = cudaMemcpyAsync(keys + have, static_cast<uint64_t*>(s_work.buffer[slot_kept].data) + have,
+							  (kept - have) * sizeof(uint64_t), cudaMemcpyDeviceToHost, s_work.stream) == cudaSuccess &&
+			  cudaStreamSynchronize(s_work.stream) == cudaSuccess;
+	stats->transfer_ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+	return ok;
+}
+
 void describe(const char* what, char* message, size_t size)
 {
 	snprintf(message, size, "point shell: %s (%s)", what, cudaGetErrorString(cudaGetLastError()));
@@ -486,47 +523,35 @@ extern "C" bool kl_ps_cuda_available(void)
 }
 
 extern "C" bool kl_ps_cuda_search(const kl_ps_batch* batch, const kl_ps_pair_query* pairs, int pair_count,
-								  const float* alarm, uint32_t* kept, kl_ps_stats* stats, char* message,
-								  size_t message_size)
+								  const float* alarm, kl_ps_key_reserve* reserve_keys, void* context, uint32_t* kept,
+								  bool* sorted, kl_ps_stats* stats, char* message, size_t message_size)
 {
+	// One lock over the search and the copy out: another world's search in between would replace
+	// the workspace's keys.
 	std::lock_guard<std::mutex> lock(s_mutex);
 	*kept = 0;
+	*sorted = false;
 	if (!start_locked())
 	{
 		snprintf(message, message_size, "point shell: no CUDA device");
 		return false;
 	}
-	if (!run_locked(batch, pairs, pair_count, alarm, kept, stats))
+	if (!search_locked(batch, pairs, pair_count, alarm, kept, stats))
 	{
 		describe("the GPU search failed", message, message_size);
+		cudaStreamSynchronize(s_work.stream); // nothing may still read or write the page-locked buffers
+		*kept = 0;
 		return false;
 	}
-	return true;
-}
-
-extern "C" bool kl_ps_cuda_download(uint64_t* keys, uint32_t kept, bool* sorted, kl_ps_stats* stats, char* message,
-									size_t message_size)
-{
-	std::lock_guard<std::mutex> lock(s_mutex);
+	if (!fetch_locked(reserve_keys, context, stats))
+	{
+		describe("fetching the candidates failed", message, message_size);
+		cudaStreamSynchronize(s_work.stream);
+		*kept = 0;
+		return false;
+	}
 	*sorted = s_work.sorted;
-	kept = kept < s_work.kept ? kept : s_work.kept;
-	uint32_t have = kept < s_work.downloaded ? kept : s_work.downloaded;
-	memcpy(keys, downloaded_keys(), have * sizeof(uint64_t));
-	if (have == kept)
-	{
-		return true;
-	}
-	// More than the search fetched with its counters: the rest, straight from the device.
-	auto t0 = std::chrono::steady_clock::now();
-	bool ok = cudaMemcpyAsync(keys + have, static_cast<uint64_t*>(s_work.buffer[slot_kept].data) + have,
-							  (kept - have) * sizeof(uint64_t), cudaMemcpyDeviceToHost, s_work.stream) == cudaSuccess &&
-			  cudaStreamSynchronize(s_work.stream) == cudaSuccess;
-	stats->transfer_ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-	if (!ok)
-	{
-		describe("downloading the candidates failed", message, message_size);
-	}
-	return ok;
+	return true;
 }
 
 extern "C" void kl_ps_cuda_forget(uint64_t serial)

@@ -14,6 +14,23 @@ bool kl_ps_gpu_available(void)
 	return kl_ps_cuda_available();
 }
 
+/// The batch's key buffer with room for count keys (kl_ps_key_reserve).
+static uint64_t* reserve_keys(void* context, uint32_t count)
+{
+	kl_ps_batch* batch = context;
+	if (count > batch->key_capacity)
+	{
+		uint64_t* keys = kl_realloc(batch->keys, count, sizeof(uint64_t));
+		if (keys == NULL)
+		{
+			return NULL;
+		}
+		batch->keys = keys;
+		batch->key_capacity = count;
+	}
+	return batch->keys;
+}
+
 kl_result kl_ps_search_gpu(const kl_ps_pair_query* pairs, int pair_count, bool force_all, kl_ps_batch* batch,
 						   kl_ps_stats* stats)
 {
@@ -44,24 +61,11 @@ kl_result kl_ps_search_gpu(const kl_ps_pair_query* pairs, int pair_count, bool f
 	}
 	char message[256];
 	uint32_t kept = 0;
-	bool ok = kl_ps_cuda_search(batch, pairs, pair_count, alarm, &kept, stats, message, sizeof(message));
+	bool sorted = false;
+	bool ok = kl_ps_cuda_search(batch, pairs, pair_count, alarm, reserve_keys, batch, &kept, &sorted, stats, message,
+								sizeof(message));
 	kl_free(alarm);
 	if (!ok)
-	{
-		return kl_fail(KL_ERR_UNSUPPORTED, "%s", message);
-	}
-	if (kept > batch->key_capacity)
-	{
-		uint64_t* keys = kl_realloc(batch->keys, kept, sizeof(uint64_t));
-		if (keys == NULL)
-		{
-			return KL_ERR_OUT_OF_MEMORY;
-		}
-		batch->keys = keys;
-		batch->key_capacity = kept;
-	}
-	bool sorted = false;
-	if (!kl_ps_cuda_download(batch->keys, kept, &sorted, stats, message, sizeof(message)))
 	{
 		return kl_fail(KL_ERR_UNSUPPORTED, "%s", message);
 	}

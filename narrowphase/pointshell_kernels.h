@@ -293,10 +293,17 @@ KL_HD static inline float kl_ps_node_distance2(const kl_ps_conglomerate* c, cons
 // ---------------------------------------------------------------------------------------------
 // The query item: one triangle's samples into another conglomerate's octree
 
-/// The slot where a key's probe run in the emitter's set starts (Fibonacci hashing).
+/// The slot where a key's probe run in the emitter's set starts: MurmurHash3's 64-bit finaliser, so
+/// that every bit of the key reaches the low bits the mask keeps (a multiplicative hash left the
+/// pair index out of small sets: identical bodies in the same pose then shared one probe run).
 KL_HD static inline uint32_t kl_ps_set_slot(uint64_t key, uint32_t mask)
 {
-	return (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> 32) & mask;
+	key ^= key >> 33;
+	key *= 0xff51afd7ed558ccdull;
+	key ^= key >> 33;
+	key *= 0xc4ceb9fe1a85ec53ull;
+	key ^= key >> 33;
+	return (uint32_t)key & mask;
 }
 
 /// Appends one key; past capacity only the count grows.

@@ -5,7 +5,8 @@
 // distance from the seed over the squared radius of a full flat region; a region stops at
 // max_triangles; triangles no region could take seed regions of their own, and regions under a
 // quarter of the cap join the neighbour whose normal is nearest when both fit. Every region is
-// connected across edges, where a median cut may join two passes of a knot's tube. Measured
+// connected across edges, where a median cut may join two passes of a knot's tube. A mesh with more
+// than half its edges open or untrusted (unwelded, misoriented) keeps the median cut's groups. Measured
 // (docs/pointshell.md), it cuts the knots' search by up to a quarter but slows the gears' and the
 // forced E3's by a third: a gear's flat faces become wide patches whose boxes span the gear.
 // SPDX-License-Identifier: MIT
@@ -322,18 +323,30 @@ bool kl_ps_surface_clusters(const kl_ps_model_view* v, int n, int max_tris, int3
 		}
 		kl_ps_median_cut(v, tris, n, max_tris, work, sizes, &seeds);
 	}
-	for (int g = 0, begin = 0; ok && g < seeds; begin += sizes[g++])
+	// Without trusted edges (an unwelded or inconsistently oriented mesh) regions cannot grow and
+	// every triangle would be one: the median cut's groups stand instead.
+	int open = 0;
+	for (int i = 0; ok && i < 3 * n; ++i)
+	{
+		open += c.neighbour[i] < 0;
+	}
+	bool fall_back = ok && 2 * open > 3 * n;
+	if (fall_back)
+	{
+		*group_count = seeds;
+	}
+	for (int g = 0, begin = 0; ok && !fall_back && g < seeds; begin += sizes[g++])
 	{
 		ok = seed_region(&c, central_triangle(&c, tris + begin, sizes[g]));
 	}
-	ok = ok && grow_regions(&c);
+	ok = ok && (fall_back || grow_regions(&c));
 	// What no region could take (full neighbours, islands) seeds regions of its own.
-	for (int t = 0; ok && t < n; ++t)
+	for (int t = 0; ok && !fall_back && t < n; ++t)
 	{
 		ok = c.region_of[t] >= 0 || (seed_region(&c, t) && grow_regions(&c));
 	}
-	ok = ok && fold_small_regions(&c, n);
-	if (ok)
+	ok = ok && (fall_back || fold_small_regions(&c, n));
+	if (ok && !fall_back)
 	{
 		// Group by region, in region order, triangles ascending within each.
 		int* first = kl_alloc_zero((size_t)c.region_count + 1, sizeof(int));

@@ -79,14 +79,14 @@ static kl_mesh* build_cached(const kl_meshgen_mesh* g, const char* path)
 
 /// Every triangle in exactly one conglomerate of at most 64; octree points are the conglomerate's
 /// triangles'; every node's points lie in its box; a leaf holds at most a bucket unless at depth 10.
-static void check_model(const kl_pointshell* m)
+static void check_model_capped(const kl_pointshell* m, int cap)
 {
 	char* seen = calloc((size_t)m->triangle_count, 1);
 	assert_non_null(seen);
 	for (int g = 0; g < m->cong_count; ++g)
 	{
 		const kl_ps_conglomerate* c = m->congs + g;
-		assert_true(c->tri_count >= 1 && c->tri_count <= 64);
+		assert_true(c->tri_count >= 1 && c->tri_count <= cap);
 		for (int i = 0; i < c->tri_count; ++i)
 		{
 			int32_t t = m->tris[c->tri_begin + i];
@@ -114,6 +114,11 @@ static void check_model(const kl_pointshell* m)
 		assert_int_equal(seen[t], 1);
 	}
 	free(seen);
+}
+
+static void check_model(const kl_pointshell* m)
+{
+	check_model_capped(m, 64);
 }
 
 /// How far point x lies from the nearest of triangle t's samples (the kernels' sampler).
@@ -477,16 +482,74 @@ static void test_surface_grouping(void** state)
 	// No pair is missed with the other grouping either.
 	long pairs = check_poses(&gear, &gear, kl_vec3(1.0f, 1.0f, 1.0f), KL_QUICK ? 4 : 12, 0.002f, 31u, NULL);
 	assert_true(pairs > (KL_QUICK ? 15 : 50));
-	// Islands (two separate triangles), a fin of three triangles on one edge and a lone sliver.
-	vec3s v[8] = {{{0, 0, 0}}, {{1, 0, 0}}, {{0, 1, 0}}, {{5, 0, 0}}, {{6, 0, 0}}, {{5, 1, 0}}, {{0, 0, 1}}, {{0, 0, -1}}};
-	int32_t idx[15] = {0, 1, 2, 3, 4, 5, 1, 0, 6, 1, 0, 7, 0, 0, 1};
+	// No pair is missed between two knots grouped this way (a knot's regions run along its tube).
+	test_mesh knots[2];
+	for (int i = 0; i < 2; ++i)
+	{
+		make_knot(&knots[i], 64);
+		kl_pointshell_destroy(knots[i].model);
+		knots[i].model = build_grouped(&knots[i].mesh, KL_PS_GROUP_SURFACE);
+	}
+	assert_true(check_poses(&knots[0], &knots[1], kl_vec3(1.0f, 1.0f, 1.0f), KL_QUICK ? 2 : 4, 0.002f, 37u, NULL) > 0);
+	free_mesh(&knots[0]);
+	free_mesh(&knots[1]);
+	// A strip of twenty triangles, an island triangle and a fin of three on one edge, capped at 8:
+	// the strip is grown into connected regions of at most 8 (a region of one would be folded into
+	// a neighbour), the island and the fin's triangles stand alone (most edges are shared, so the surface grouping runs rather than its fallback).
+	vec3s v[28];
+	for (int i = 0; i < 22; ++i)
+	{
+		v[i] = kl_vec3((float)(i / 2), (float)(i % 2), 0.0f); // strip vertices, zigzag
+	}
+	v[22] = kl_vec3(30, 0, 0), v[23] = kl_vec3(31, 0, 0), v[24] = kl_vec3(30, 1, 0);
+	v[25] = kl_vec3(40, 0, 0), v[26] = kl_vec3(41, 0, 1), v[27] = kl_vec3(41, 0, -1);
+	int32_t idx[3 * 24];
+	int t = 0;
+	for (int i = 0; i < 20; ++i, ++t)
+	{
+		// Consistently oriented: even triangles (i, i+2, i+1), odd ones (i, i+1, i+2).
+		idx[3 * t] = i;
+		idx[3 * t + 1] = i % 2 ? i + 1 : i + 2;
+		idx[3 * t + 2] = i % 2 ? i + 2 : i + 1;
+	}
+	int32_t rest[12] = {22, 23, 24, 25, 26, 27, 26, 25, 24, 26, 25, 23};
+	memcpy(idx + 3 * t, rest, sizeof(rest));
 	kl_pointshell_build_def def = kl_pointshell_default_build_def();
 	def.grouping = KL_PS_GROUP_SURFACE;
-	def.max_triangles = 2;
-	kl_pointshell* odd = kl_pointshell_build(v, 8, idx, 5, &def, NULL, NULL);
+	def.max_triangles = 8;
+	kl_pointshell* odd = kl_pointshell_build(v, 28, idx, 24, &def, NULL, NULL);
 	assert_non_null(odd);
-	check_model(odd);
+	check_model_capped(odd, 8);
+	kl_meshgen_mesh odd_mesh = {.vertices = v, .vertex_count = 28, .indices = idx, .triangle_count = 24};
+	assert_true(conglomerates_connected(odd, &odd_mesh));
+	assert_true(odd->cong_count >= 3 + 4); // the strip in regions of at most 8, four lone triangles
+	for (int g = 0; g < odd->cong_count; ++g)
+	{
+		const kl_ps_conglomerate* c = odd->congs + g;
+		assert_true(c->tri_count > 1 || odd->tris[c->tri_begin] >= 20); // no strip region of one left
+	}
 	kl_pointshell_destroy(odd);
+	// An unwelded mesh (no shared edges) keeps the median cut's groups.
+	kl_meshgen_mesh* g = &gear.mesh;
+	vec3s* loose = malloc(sizeof(vec3s) * 3 * (size_t)g->triangle_count);
+	int32_t* loose_idx = malloc(sizeof(int32_t) * 3 * (size_t)g->triangle_count);
+	assert_true(loose != NULL && loose_idx != NULL);
+	for (int i = 0; i < 3 * g->triangle_count; ++i)
+	{
+		loose[i] = g->vertices[g->indices[i]];
+		loose_idx[i] = i;
+	}
+	kl_pointshell* cut = kl_pointshell_build(loose, 3 * g->triangle_count, loose_idx, g->triangle_count, NULL, NULL, NULL);
+	def = kl_pointshell_default_build_def();
+	def.grouping = KL_PS_GROUP_SURFACE;
+	kl_pointshell* fallback = kl_pointshell_build(loose, 3 * g->triangle_count, loose_idx, g->triangle_count, &def, NULL, NULL);
+	assert_true(cut != NULL && fallback != NULL);
+	assert_int_equal(cut->cong_count, fallback->cong_count);
+	assert_memory_equal(cut->tris, fallback->tris, sizeof(int32_t) * (size_t)g->triangle_count);
+	kl_pointshell_destroy(cut);
+	kl_pointshell_destroy(fallback);
+	free(loose);
+	free(loose_idx);
 	free_mesh(&gear);
 	free_mesh(&knot);
 }
@@ -996,6 +1059,24 @@ static void test_gpu_matches_cpu(void** state)
 		assert_memory_equal(cpu.keys, gpu.keys, cpu.key_count * sizeof(uint64_t));
 		assert_memory_equal(cpu.pair_begin, gpu.pair_begin, 5 * sizeof(int));
 	}
+	// Many identical pairs: the same triangle pairs under every pair index (they must not crowd one
+	// probe run of the device's set), more keys than its first lists hold (it grows them and searches
+	// again), more kept keys than the host sorts (the device sorts them) and than were prefetched.
+	enum { many = 160 };
+	kl_ps_pair_query* same = calloc(many, sizeof(kl_ps_pair_query));
+	assert_non_null(same);
+	for (int i = 0; i < many; ++i)
+	{
+		same[i] = q[1];
+	}
+	assert_int_equal(kl_ps_search_cpu(same, many, false, NULL, 1, &cpu, &sc), KL_OK);
+	assert_int_equal(kl_ps_search_gpu(same, many, false, &gpu, &sg), KL_OK);
+	printf("  %d identical pairs: CPU %u pairs, GPU %u pairs\n", many, cpu.key_count, gpu.key_count);
+	assert_true(cpu.key_count > 16384u);
+	assert_int_equal(cpu.key_count, gpu.key_count);
+	assert_memory_equal(cpu.keys, gpu.keys, cpu.key_count * sizeof(uint64_t));
+	assert_memory_equal(cpu.pair_begin, gpu.pair_begin, (many + 1) * sizeof(int));
+	free(same);
 	kl_ps_batch_free(&cpu);
 	kl_ps_batch_free(&gpu);
 	free_mesh(&a);
