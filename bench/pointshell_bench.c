@@ -5,7 +5,8 @@
 //   E2   ten gears of 448 triangles, five static and five turning into their static mates, 250 steps
 //   E3   two ~1,300-triangle screwdrivers in a ~4,500-triangle housing, every conglomerate pair forced
 //   E4   two coincident ~10k-triangle robot arms, every conglomerate pair forced
-// Per scene and backend: per-stage milliseconds (median, mean, max) of the point-shell search on CPU
+// Per scene and backend: per-stage milliseconds (median, mean, max) and the first iteration's counts
+// (the same pose for every backend) of the point-shell search on CPU
 // threads and on the GPU (when one is present), and the SIMD k-DOP BVH's within-margin query for the
 // same pairs; both give the triangle pairs within the alarm distance, and the run checks that they agree.
 // Usage: kollide-pointshell-bench [--scene E1a|E1b|E2|E3|E4] [--iterations N] [--cpu-iterations N]
@@ -274,7 +275,7 @@ typedef struct backend_figures
 {
 	const char* name;
 	series stage[STAGE_COUNT];
-	kl_ps_stats last;
+	kl_ps_stats first; ///< the counts of the first iteration, the same pose for every backend
 	long long near_total;
 } backend_figures;
 
@@ -290,13 +291,16 @@ static void figures_init(backend_figures* f, const char* name, int n)
 
 static void figures_add(backend_figures* f, const kl_ps_stats* st, double total_ms)
 {
+	if (f->stage[STAGE_TOTAL].n == 0)
+	{
+		f->first = *st;
+	}
 	add(&f->stage[STAGE_OBB], st->obb_ms);
 	add(&f->stage[STAGE_SHELL], st->shell_ms);
 	add(&f->stage[STAGE_SORT], st->sort_ms);
 	add(&f->stage[STAGE_TRIANGLE], st->triangle_ms);
 	add(&f->stage[STAGE_TRANSFER], st->transfer_ms);
 	add(&f->stage[STAGE_TOTAL], total_ms);
-	f->last = *st;
 	f->near_total += st->near_pairs;
 }
 
@@ -314,8 +318,8 @@ static void figures_print(const char* scene_name, const backend_figures* f)
 		summary(&f->stage[s], &median, &mean, &max);
 		printf(" %s=%.3f/%.3f/%.3f", names[s], median, mean, max);
 	}
-	printf(" | cong_pairs=%d items=%d raw=%lld unique=%d near=%d\n", f->last.cong_pairs, f->last.items,
-		   f->last.raw_candidates, f->last.unique_candidates, f->last.near_pairs);
+	printf(" | first: cong_pairs=%d items=%d raw=%lld unique=%d near=%d\n", f->first.cong_pairs, f->first.items,
+		   f->first.raw_candidates, f->first.unique_candidates, f->first.near_pairs);
 }
 
 static void figures_free(backend_figures* f)
