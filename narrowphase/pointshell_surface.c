@@ -310,7 +310,8 @@ bool kl_ps_surface_clusters(const kl_ps_model_view* v, int n, int max_tris, int3
 	c.normal = kl_alloc((size_t)n, sizeof(kl_ps_f3));
 	c.centre = kl_alloc((size_t)n, sizeof(kl_ps_f3));
 	c.region_of = kl_alloc((size_t)n, sizeof(int32_t));
-	c.regions = kl_alloc((size_t)n, sizeof(region)); // at most one per triangle
+	// Seeds (at most one per triangle) and the regions of what they left (one per triangle at most).
+	c.regions = kl_alloc((size_t)(2 * (n > 0 ? n : 1)), sizeof(region));
 	bool ok = c.neighbour != NULL && c.normal != NULL && c.centre != NULL && c.region_of != NULL &&
 			  c.regions != NULL && describe_triangles(&c, n);
 	// Seeds: the central triangle of each median-cut group, so they are spread evenly.
