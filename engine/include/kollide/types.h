@@ -294,7 +294,8 @@ typedef struct kl_profile
 	float finalize;		///< transforms, bounds, events, sleep
 	/// Inside narrowphase, the point-shell mesh backend's stages summed over its pairs (CPU
 	/// workers' times add up; GPU stages are timed on the device): object and conglomerate boxes,
-	/// point shells into octrees, sort and unique, the triangle stage, host-device transfers.
+	/// point shells into octrees, sort and unique, the triangle stage, host-device transfers. On
+	/// the GPU repeats are dropped inside the shell stage, and the sort is that of the kept keys.
 	float pointshell_obb;
 	float pointshell_shell;
 	float pointshell_sort;
