@@ -25,8 +25,8 @@ typedef struct kl_ps_keyed
 void kl_ps_median_cut(const kl_ps_model_view* v, int32_t* tris, int count, int max_tris, kl_ps_keyed* work, int* sizes,
 					  int* group_count);
 
-/// Surface clustering of all n triangles (pointshell_surface.c): tris grouped region by region,
-/// each region's size appended to sizes; false when out of memory.
+/// Surface clustering of all n triangles (pointshell_surface.c): tris (0 .. n-1 on entry) grouped
+/// region by region, each region's size appended to sizes; false when out of memory.
 bool kl_ps_surface_clusters(const kl_ps_model_view* v, int n, int max_tris, int32_t* tris, kl_ps_keyed* work,
 							int* sizes, int* group_count);
 

@@ -10,7 +10,7 @@
 
 #include <float.h>
 
-static int compare_kl_ps_keyed(const void* a, const void* b)
+static int compare_keyed(const void* a, const void* b)
 {
 	const kl_ps_keyed* x = a;
 	const kl_ps_keyed* y = b;
@@ -58,7 +58,7 @@ void kl_ps_median_cut(const kl_ps_model_view* v, int32_t* tris, int count, int m
 		work[i].key = axis == 0 ? c.x : (axis == 1 ? c.y : c.z);
 		work[i].tri = tris[i];
 	}
-	qsort(work, (size_t)count, sizeof(kl_ps_keyed), compare_kl_ps_keyed);
+	qsort(work, (size_t)count, sizeof(kl_ps_keyed), compare_keyed);
 	for (int i = 0; i < count; ++i)
 	{
 		tris[i] = work[i].tri;
@@ -212,6 +212,10 @@ bool kl_ps_build_conglomerates(kl_pointshell* m, const kl_ps_model_view* v, cons
 	bool ok = sizes != NULL && work != NULL;
 	if (ok)
 	{
+		for (int i = 0; i < n; ++i)
+		{
+			m->tris[i] = i;
+		}
 		int groups = 0;
 		if (def->grouping == KL_PS_GROUP_SURFACE)
 		{
@@ -219,10 +223,6 @@ bool kl_ps_build_conglomerates(kl_pointshell* m, const kl_ps_model_view* v, cons
 		}
 		else
 		{
-			for (int i = 0; i < n; ++i)
-			{
-				m->tris[i] = i;
-			}
 			kl_ps_median_cut(v, m->tris, n, def->max_triangles, work, sizes, &groups);
 		}
 		m->congs = ok ? kl_alloc_zero((size_t)groups, sizeof(kl_ps_conglomerate)) : NULL;

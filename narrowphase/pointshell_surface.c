@@ -46,16 +46,9 @@ typedef struct grow_heap
 
 static bool heap_push(grow_heap* h, grow_entry e)
 {
-	if (h->count == h->capacity)
+	if (!KL_ARRAY_RESERVE(h->items, h->capacity, h->count + 1))
 	{
-		int capacity = h->capacity > 0 ? 2 * h->capacity : 256;
-		grow_entry* items = kl_realloc(h->items, (size_t)capacity, sizeof(grow_entry));
-		if (items == NULL)
-		{
-			return false;
-		}
-		h->items = items;
-		h->capacity = capacity;
+		return false;
 	}
 	int i = h->count++;
 	while (i > 0 && grow_before(&e, &h->items[(i - 1) / 2]))
@@ -318,10 +311,6 @@ bool kl_ps_surface_clusters(const kl_ps_model_view* v, int n, int max_tris, int3
 	int seeds = 0;
 	if (ok)
 	{
-		for (int i = 0; i < n; ++i)
-		{
-			tris[i] = i;
-		}
 		kl_ps_median_cut(v, tris, n, max_tris, work, sizes, &seeds);
 	}
 	// Without trusted edges (an unwelded or inconsistently oriented mesh) regions cannot grow and
