@@ -9,13 +9,17 @@
 // (the same pose for every backend) of the point-shell search on CPU
 // threads and on the GPU (when one is present), and the SIMD k-DOP BVH's within-margin query for the
 // same pairs; both give the triangle pairs within the alarm distance, and the run checks that they agree.
+// With --warp-model it also runs the first iteration's GPU items on the CPU, 32 to a warp, and prints
+// their search steps (pointshell_warp_model.h): a figure for the GPU's search without a GPU.
 // Usage: kollide-pointshell-bench [--scene E1a|E1b|E2|E3|E4] [--iterations N] [--cpu-iterations N]
 //                                 [--threads T] [--spacing S] [--grouping surface|median] [--no-gpu]
+//                                 [--warp-model]
 // SPDX-License-Identifier: MIT
 #include "../tools/meshgen/meshgen.h"
 #include "bvh.h"
 #include "core.h"
 #include "pointshell.h"
+#include "pointshell_warp_model.h"
 #include "thread_pool.h"
 #include "tri_tri.h"
 
@@ -457,7 +461,33 @@ static void describe_models(const scene* s)
 	}
 }
 
-static void run_scene(const char* name, int iterations, int cpu_iterations, int threads, bool gpu)
+/// The GPU's items of the first iteration, modelled on this thread (pointshell_warp_model.h).
+static void print_warp_model(const scene* s)
+{
+	kl_ps_pair_query q[MAX_PAIRS];
+	make_queries(s, 0, q);
+	kl_ps_batch batch;
+	memset(&batch, 0, sizeof(batch));
+	kl_ps_stats stats;
+	memset(&stats, 0, sizeof(stats));
+	if (kl_ps_plan(q, s->pair_count, s->force_all, &batch, &stats) != KL_OK)
+	{
+		fprintf(stderr, "plan: %s\n", kl_last_error());
+		exit(1);
+	}
+	ps_warp_model m;
+	ps_warp_model_run(&batch, &m);
+	double samples = m.samples > 0 ? (double)m.samples : 1.0;
+	printf("%-4s warp model (first iteration, 32 items a warp): %lld items (%.0f %% stop at the root), per item %.2f "
+		   "node and %.2f entry tests; %lld warps, lock-step steps %lld (%.1f per warp, longest %lld); %lld keys "
+		   "offered to the set\n",
+		   s->name, m.samples, 100.0 * (double)m.idle / samples, (double)m.nodes / samples,
+		   (double)m.entries / samples, m.warps, m.warp_steps, (double)m.warp_steps / (double)(m.warps > 0 ? m.warps : 1),
+		   m.worst_warp, m.emits);
+	kl_ps_batch_free(&batch);
+}
+
+static void run_scene(const char* name, int iterations, int cpu_iterations, int threads, bool gpu, bool warp_model)
 {
 	scene s;
 	build_scene(name, &s);
@@ -467,6 +497,10 @@ static void run_scene(const char* name, int iterations, int cpu_iterations, int 
 	}
 	int cpu_n = cpu_iterations > 0 && cpu_iterations < s.iterations ? cpu_iterations : s.iterations;
 	describe_models(&s);
+	if (warp_model)
+	{
+		print_warp_model(&s);
+	}
 	kl_thread_pool* pool = threads > 1 ? kl_thread_pool_create(threads) : NULL;
 	kl_ps_batch cpu_batch, gpu_batch;
 	memset(&cpu_batch, 0, sizeof(cpu_batch));
@@ -549,7 +583,7 @@ int main(int argc, char** argv)
 {
 	const char* only = NULL;
 	int iterations = 0, cpu_iterations = 0, threads = 1;
-	bool gpu = true;
+	bool gpu = true, warp_model = false;
 	s_shell_def = kl_pointshell_default_build_def();
 	for (int i = 1; i < argc; ++i)
 	{
@@ -587,10 +621,15 @@ int main(int argc, char** argv)
 		{
 			gpu = false;
 		}
+		else if (strcmp(argv[i], "--warp-model") == 0)
+		{
+			warp_model = true;
+		}
 		else
 		{
 			fprintf(stderr, "usage: kollide-pointshell-bench [--scene E1a|E1b|E2|E3|E4] [--iterations N] "
-							"[--cpu-iterations N] [--threads T] [--spacing S] [--grouping surface|median] [--no-gpu]\n");
+							"[--cpu-iterations N] [--threads T] [--spacing S] [--grouping surface|median] [--no-gpu] "
+							"[--warp-model]\n");
 			return 2;
 		}
 	}
@@ -602,7 +641,7 @@ int main(int argc, char** argv)
 	{
 		if (only == NULL || strcmp(only, scenes[i]) == 0)
 		{
-			run_scene(scenes[i], iterations, cpu_iterations, threads, gpu);
+			run_scene(scenes[i], iterations, cpu_iterations, threads, gpu, warp_model);
 		}
 	}
 	return 0;

@@ -200,10 +200,12 @@ const resident* resident_of(const kl_pointshell* m)
 	v.coverage = upload_array(r, m->tri_coverage, static_cast<size_t>(m->triangle_count));
 	v.points = upload_array(r, m->points, static_cast<size_t>(m->point_count));
 	v.nodes = upload_array(r, m->nodes, static_cast<size_t>(m->node_count));
+	v.entries = upload_array(r, m->entries, static_cast<size_t>(m->entry_count));
 	v.congs = upload_array(r, m->congs, static_cast<size_t>(m->cong_count));
 	v.cong_count = m->cong_count;
 	v.triangle_count = m->triangle_count;
-	if (!v.vertices || !v.indices || !v.tris || !v.masks || !v.coverage || !v.points || !v.nodes || !v.congs)
+	if (!v.vertices || !v.indices || !v.tris || !v.masks || !v.coverage || !v.points || !v.nodes || !v.entries ||
+		!v.congs)
 	{
 		free_resident(r);
 		return nullptr;

@@ -35,6 +35,7 @@ kl_ps_model_view kl_pointshell_view(const kl_pointshell* m)
 	v.coverage = m->tri_coverage;
 	v.points = m->points;
 	v.nodes = m->nodes;
+	v.entries = m->entries;
 	v.congs = m->congs;
 	v.cong_count = m->cong_count;
 	v.triangle_count = m->triangle_count;
@@ -56,6 +57,7 @@ void kl_pointshell_destroy(kl_pointshell* m)
 	kl_free(m->tri_coverage);
 	kl_free(m->points);
 	kl_free(m->nodes);
+	kl_free(m->entries);
 	kl_free(m);
 }
 
@@ -64,7 +66,8 @@ kl_pointshell_memory kl_pointshell_memory_of(const kl_pointshell* m)
 	kl_pointshell_memory r;
 	r.shells = (size_t)m->triangle_count * sizeof(kl_ps_mask);
 	r.coverage = (size_t)m->triangle_count * sizeof(float);
-	r.octrees = (size_t)m->point_count * sizeof(kl_ps_point) + (size_t)m->node_count * sizeof(kl_ps_node);
+	r.octrees = (size_t)m->point_count * sizeof(kl_ps_point) + (size_t)m->node_count * sizeof(kl_ps_node) +
+				(size_t)m->entry_count * sizeof(kl_ps_entry);
 	r.conglomerates = (size_t)m->cong_count * sizeof(kl_ps_conglomerate) + (size_t)m->triangle_count * sizeof(int32_t);
 	return r;
 }
@@ -142,7 +145,7 @@ kl_pointshell* kl_pointshell_build(const vec3s* vertices, int vertex_count, cons
 	}
 	ok = ok && kl_ps_build_conglomerates(m, &v, def);
 	v = kl_pointshell_view(m);
-	kl_ps_octree_builder b = {NULL, 0, 0};
+	kl_ps_octree_builder b = {NULL, 0, 0, NULL, 0u, 0u};
 	uint32_t point_capacity = 0;
 	for (int g = 0; ok && g < m->cong_count; ++g)
 	{
@@ -167,6 +170,8 @@ kl_pointshell* kl_pointshell_build(const vec3s* vertices, int vertex_count, cons
 	}
 	m->nodes = b.nodes;
 	m->node_count = b.count;
+	m->entries = b.entries;
+	m->entry_count = b.entry_count;
 	if (ok)
 	{
 		m->obb = kl_ps_pca_box(&v, m->tris, m->triangle_count);

@@ -37,15 +37,19 @@ bool kl_ps_build_conglomerates(kl_pointshell* m, const kl_ps_model_view* v, cons
 /// The PCA box of the triangles' vertices.
 kl_ps_obb kl_ps_pca_box(const kl_ps_model_view* v, const int32_t* tris, int count);
 
-/// The nodes of all conglomerates' octrees, grown as they are built.
+/// The nodes and leaf entries of all conglomerates' octrees, grown as they are built.
 typedef struct kl_ps_octree_builder
 {
 	kl_ps_node* nodes;
 	int count;
 	int capacity;
+	kl_ps_entry* entries;
+	uint32_t entry_count;
+	uint32_t entry_capacity;
 } kl_ps_octree_builder;
 
-/// Builds conglomerate c's octree over its triangles' samples and appends its points to the model
-/// (growing m->points, whose capacity point_capacity tracks); false when out of memory.
+/// Builds conglomerate c's octree over its triangles' samples (with its leaves' entries) and appends
+/// its points to the model (growing m->points, whose capacity point_capacity tracks); false when out
+/// of memory. The triangles' coverage must be set.
 bool kl_ps_add_octree(kl_pointshell* m, const kl_ps_model_view* v, kl_ps_conglomerate* c, kl_ps_octree_builder* b,
 					  uint32_t* point_capacity);

@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#define KL_PS_CACHE_VERSION 2u // 2: measured coverage (pointshell_shells.c); a version-1 file is rebuilt
+#define KL_PS_CACHE_VERSION 3u // 2: measured coverage (pointshell_shells.c); 3: leaf entries; older files are rebuilt
 #define KL_PS_CACHE_BOM 0x01020304u
 
 typedef struct cache_header
@@ -27,6 +27,7 @@ typedef struct cache_header
 	int32_t cong_count;
 	int32_t node_count;
 	uint32_t point_count;
+	uint32_t entry_count;
 	int32_t max_triangles;
 	float spacing_asked; ///< the build def's (0: automatic)
 	float spacing;		 ///< the one used
@@ -62,23 +63,24 @@ typedef struct part
 	size_t count;
 } part;
 
-static int model_parts(kl_pointshell* m, part out[6])
+static int model_parts(kl_pointshell* m, part out[7])
 {
-	part parts[6] = {
+	part parts[7] = {
 		{(void**)&m->congs, sizeof(kl_ps_conglomerate), (size_t)m->cong_count},
 		{(void**)&m->tris, sizeof(int32_t), (size_t)m->triangle_count},
 		{(void**)&m->masks, sizeof(kl_ps_mask), (size_t)m->triangle_count},
 		{(void**)&m->tri_coverage, sizeof(float), (size_t)m->triangle_count},
 		{(void**)&m->points, sizeof(kl_ps_point), (size_t)m->point_count},
 		{(void**)&m->nodes, sizeof(kl_ps_node), (size_t)m->node_count},
+		{(void**)&m->entries, sizeof(kl_ps_entry), (size_t)m->entry_count},
 	};
 	memcpy(out, parts, sizeof(parts));
-	return 6;
+	return 7;
 }
 
 static uint64_t payload_hash(kl_pointshell* m)
 {
-	part parts[6];
+	part parts[7];
 	int n = model_parts(m, parts);
 	uint64_t h = k_fnv_basis;
 	for (int i = 0; i < n; ++i)
@@ -104,6 +106,7 @@ kl_result kl_pointshell_save(const char* path, const kl_pointshell* model, const
 	h.cong_count = m->cong_count;
 	h.node_count = m->node_count;
 	h.point_count = m->point_count;
+	h.entry_count = m->entry_count;
 	h.max_triangles = def->max_triangles;
 	h.spacing_asked = def->spacing;
 	h.grouping = (int32_t)def->grouping;
@@ -116,7 +119,7 @@ kl_result kl_pointshell_save(const char* path, const kl_pointshell* model, const
 		return kl_fail(KL_ERR_IO, "point shell cache: cannot write %s", path);
 	}
 	bool ok = fwrite(&h, sizeof(h), 1, f) == 1;
-	part parts[6];
+	part parts[7];
 	int n = model_parts(m, parts);
 	for (int i = 0; ok && i < n; ++i)
 	{
@@ -152,7 +155,9 @@ static bool structure_ok(const kl_pointshell* m)
 			bool leaf = node->child_count == 0;
 			if (node->begin > node->end || node->begin < c->point_begin || node->end > c->point_begin + c->point_count ||
 				node->depth > KL_PS_MAX_DEPTH ||
-				(!leaf && (node->first_child <= n || node->first_child + node->child_count > c->node_begin + c->node_count)))
+				(!leaf && (node->first_child <= n || node->first_child + node->child_count > c->node_begin + c->node_count)) ||
+				node->entry_begin > node->entry_end || node->entry_end > m->entry_count ||
+				(!leaf && node->entry_end > node->entry_begin))
 			{
 				return false;
 			}
@@ -176,6 +181,15 @@ static bool structure_ok(const kl_pointshell* m)
 			return false;
 		}
 	}
+	for (uint32_t i = 0; i < m->entry_count; ++i)
+	{
+		const kl_ps_entry* e = m->entries + i;
+		if (e->tri < 0 || e->tri >= m->triangle_count || !(e->radius >= 0.0f) || !(e->coverage >= 0.0f) ||
+			!isfinite(e->center.x) || !isfinite(e->center.y) || !isfinite(e->center.z))
+		{
+			return false;
+		}
+	}
 	return true;
 }
 
@@ -187,7 +201,7 @@ static bool header_matches(const cache_header* h, const vec3s* vertices, int ver
 		   h->max_triangles == def->max_triangles && h->spacing_asked == def->spacing &&
 		   h->grouping == (int32_t)def->grouping && h->cong_count >= 1 &&
 		   h->cong_count <= triangle_count && h->node_count >= h->cong_count && h->node_count < (1 << 28) &&
-		   h->point_count < (1u << 30) &&
+		   h->point_count < (1u << 30) && h->entry_count <= h->point_count &&
 		   h->geometry_hash == kl_pointshell_geometry_hash(vertices, vertex_count, indices, triangle_count);
 }
 
@@ -215,10 +229,11 @@ kl_pointshell* kl_pointshell_load(const char* path, const vec3s* vertices, int v
 		m->cong_count = h.cong_count;
 		m->node_count = h.node_count;
 		m->point_count = h.point_count;
+		m->entry_count = h.entry_count;
 		m->spacing = h.spacing;
 		m->coverage = h.coverage;
 		m->obb = h.obb;
-		part parts[6];
+		part parts[7];
 		int n = model_parts(m, parts);
 		for (int i = 0; ok && i < n; ++i)
 		{

@@ -170,48 +170,71 @@ KL_HD static inline bool kl_ps_triangles_near(const kl_ps_f3 a[3], const kl_ps_f
 // The OBB stage (host): separating axes of two boxes placed in the world
 
 /// A box in the world: centre and three half-edge vectors (a parallelepiped when the shape is
-/// scaled unevenly; the separating-axis test below holds for those too).
+/// scaled unevenly; the separating-axis test below holds for those too), with what every test of
+/// it needs: the face normals n_k = e_(k+1) × e_(k+2), their lengths, |det(e)| (its extent along
+/// each n_k) and |e_0| + |e_1| + |e_2| (no point of it lies farther from the centre).
 typedef struct kl_ps_box
 {
 	kl_ps_f3 center;
 	kl_ps_f3 edge[3];
+	kl_ps_f3 normal[3];
+	float normal_length[3];
+	float volume; ///< |det(e)|: e_k · n_k, and 0 for e_j · n_k, j ≠ k
+	float reach;
 } kl_ps_box;
 
 KL_HD static inline kl_ps_box kl_ps_place_obb(const kl_ps_obb* o, const kl_ps_xform* x)
 {
 	kl_ps_box b;
 	b.center = kl_ps_apply(x, o->center);
+	b.reach = 0.0f;
 	for (int k = 0; k < 3; ++k)
 	{
 		kl_ps_f3 a = kl_ps_scale(o->axis[k], o->half[k]);
 		const float* m = x->m;
 		b.edge[k] = kl_ps_make(m[0] * a.x + m[1] * a.y + m[2] * a.z, m[4] * a.x + m[5] * a.y + m[6] * a.z,
 							   m[8] * a.x + m[9] * a.y + m[10] * a.z);
+		b.reach += sqrtf(kl_ps_dot(b.edge[k], b.edge[k]));
 	}
+	for (int k = 0; k < 3; ++k)
+	{
+		b.normal[k] = kl_ps_cross(b.edge[(k + 1) % 3], b.edge[(k + 2) % 3]);
+		b.normal_length[k] = sqrtf(kl_ps_dot(b.normal[k], b.normal[k]));
+	}
+	b.volume = fabsf(kl_ps_dot(b.edge[0], b.normal[0]));
 	return b;
 }
 
-/// Whether an axis separates the boxes by more than margin.
-KL_HD static inline bool kl_ps_axis_separates(const kl_ps_box* a, const kl_ps_box* b, kl_ps_f3 axis, float margin)
+/// Whether an axis of length `length` separates two projections: centres `distance` apart (along
+/// the axis, scaled by its length), extents ra and rb (scaled alike), by more than margin.
+KL_HD static inline bool kl_ps_axis_separates(float distance, float ra, float rb, float length, float margin)
 {
-	float len2 = kl_ps_dot(axis, axis);
-	if (len2 <= 1e-24f)
-	{
-		return false;
-	}
-	float ra = fabsf(kl_ps_dot(a->edge[0], axis)) + fabsf(kl_ps_dot(a->edge[1], axis)) + fabsf(kl_ps_dot(a->edge[2], axis));
-	float rb = fabsf(kl_ps_dot(b->edge[0], axis)) + fabsf(kl_ps_dot(b->edge[1], axis)) + fabsf(kl_ps_dot(b->edge[2], axis));
-	float d = fabsf(kl_ps_dot(kl_ps_sub(b->center, a->center), axis));
-	return d > ra + rb + margin * sqrtf(len2);
+	return length > 1e-12f && distance - ra - rb > margin * length;
 }
 
-/// The 15-axis separating-axis test (3 + 3 face normals, 9 edge crosses) with a margin.
+/// The 15-axis separating-axis test (3 + 3 face normals, 9 edge crosses) with a margin. The
+/// projections of one box's edges on the other's normals are computed once (p and q below) and give
+/// every axis's extents: for L = a.e_i × b.e_j, a.e_k · L = b.e_j · (a.e_k × a.e_i), a normal of a.
 KL_HD static inline bool kl_ps_boxes_overlap(const kl_ps_box* a, const kl_ps_box* b, float margin)
 {
+	kl_ps_f3 t = kl_ps_sub(b->center, a->center);
+	float apart = a->reach + b->reach + margin;
+	if (kl_ps_dot(t, t) > apart * apart)
+	{
+		return false; // the spheres around them are apart already
+	}
+	float p[3][3], q[3][3]; // p[k][j] = |n_a,k · b.e_j|, q[k][i] = |n_b,k · a.e_i|
 	for (int k = 0; k < 3; ++k)
 	{
-		if (kl_ps_axis_separates(a, b, kl_ps_cross(a->edge[(k + 1) % 3], a->edge[(k + 2) % 3]), margin) ||
-			kl_ps_axis_separates(a, b, kl_ps_cross(b->edge[(k + 1) % 3], b->edge[(k + 2) % 3]), margin))
+		for (int j = 0; j < 3; ++j)
+		{
+			p[k][j] = fabsf(kl_ps_dot(a->normal[k], b->edge[j]));
+			q[k][j] = fabsf(kl_ps_dot(b->normal[k], a->edge[j]));
+		}
+		if (kl_ps_axis_separates(fabsf(kl_ps_dot(t, a->normal[k])), a->volume, p[k][0] + p[k][1] + p[k][2],
+								 a->normal_length[k], margin) ||
+			kl_ps_axis_separates(fabsf(kl_ps_dot(t, b->normal[k])), q[k][0] + q[k][1] + q[k][2], b->volume,
+								 b->normal_length[k], margin))
 		{
 			return false;
 		}
@@ -220,7 +243,10 @@ KL_HD static inline bool kl_ps_boxes_overlap(const kl_ps_box* a, const kl_ps_box
 	{
 		for (int j = 0; j < 3; ++j)
 		{
-			if (kl_ps_axis_separates(a, b, kl_ps_cross(a->edge[i], b->edge[j]), margin))
+			kl_ps_f3 axis = kl_ps_cross(a->edge[i], b->edge[j]);
+			float ra = p[(i + 1) % 3][j] + p[(i + 2) % 3][j];
+			float rb = q[(j + 1) % 3][i] + q[(j + 2) % 3][i];
+			if (kl_ps_axis_separates(fabsf(kl_ps_dot(t, axis)), ra, rb, sqrtf(kl_ps_dot(axis, axis)), margin))
 			{
 				return false;
 			}
@@ -228,4 +254,3 @@ KL_HD static inline bool kl_ps_boxes_overlap(const kl_ps_box* a, const kl_ps_box
 	}
 	return true;
 }
-

@@ -7,14 +7,18 @@
 // 16 × 16 samples (origin at the start of its longest edge, so the grid covers the triangle) and the
 // two cell sizes, 40 bytes; samples along its three edges are derived from the vertices. Each
 // conglomerate has a PCA box and an octree over its triangles' samples (30-bit Morton keys, depth
-// ≤ 10, leaves of at most 32 points), flat arrays with the points Morton-sorted.
+// ≤ 10, leaves of at most 32 points), flat arrays with the points Morton-sorted and each leaf's
+// triangles as entries.
 //
 // Why the candidates are complete: every point of a triangle lies within `coverage` (ρ) of one of
-// its samples (pointshell_shells.c proves the bound per triangle). Two triangles within distance d
-// have samples within ρ_a + ρ_b + d of each other. So each sample of one conglomerate, placed in the
-// other's frame, asks the other's octree for all samples within that radius and pairs its triangle
-// with theirs: no triangle pair within the alarm distance is missed (the thesis's "leaf or an inner
-// node within a multiple of the leaf size", made exact as a radius search).
+// its samples (pointshell_shells.c proves the bound per triangle). Let triangles P and Q lie within
+// distance d, with closest points x on P and y on Q. A sample p of P lies within ρ_p of x, so Q lies
+// within ρ_p + d of p; and y lies within ρ_q of a sample s of Q, so s lies within ρ_p + ρ_q + d of p.
+// So each sample of one conglomerate, placed in the other's frame, walks the other's octree to the
+// leaves within that radius (the thesis's "leaf or an inner node within a multiple of the leaf
+// size", made exact as a radius search). A leaf lists its triangles as entries, each with the
+// sphere around its samples there: the sphere of Q's entry in s's leaf passes, and then Q itself is
+// tested, within ρ_p + d of p. No triangle pair within the alarm distance is missed.
 // SPDX-License-Identifier: MIT
 #pragma once
 
@@ -27,6 +31,13 @@
 #define KL_PS_LEAF_BUCKET 32 ///< an octant holding this many points or fewer is a leaf
 #define KL_PS_STACK 80		 ///< depth-first: at most 1 + 7 × depth entries
 #define KL_PS_RECENT 16		 ///< triangles a query item remembers having emitted
+
+/// Counts the steps of a search (`node`, `entry`, `emit`) where a translation unit defines it before
+/// including this header (bench/pointshell_warp_model.c models a GPU's warps on the CPU); a no-op
+/// everywhere else.
+#ifndef KL_PS_COUNT
+#define KL_PS_COUNT(step) ((void)0)
+#endif
 
 /// A point shell of one triangle: 256 grid bits (bit 16 j + i is sample (i, j)) and the cell sizes.
 typedef struct kl_ps_mask
@@ -43,18 +54,32 @@ typedef struct kl_ps_point
 } kl_ps_point;
 
 /// An octree node: its points [begin, end) (Morton-sorted, so a subtree's points are contiguous),
-/// its children contiguous from first_child (child_count 0: a leaf), its key (3 bits per level,
-/// z y x from high to low) and depth.
+/// its children contiguous from first_child (child_count 0: a leaf), a leaf's entries
+/// [entry_begin, entry_end) (empty in inner nodes), its key (3 bits per level, z y x from high to
+/// low) and depth.
 typedef struct kl_ps_node
 {
 	uint32_t begin;
 	uint32_t end;
 	int32_t first_child;
 	uint32_t key;
+	uint32_t entry_begin;
+	uint32_t entry_end;
 	uint8_t depth;
 	uint8_t child_count;
 	uint8_t pad[2];
 } kl_ps_node;
+
+/// One triangle's samples in one leaf: the sphere that holds them and the triangle's coverage. The
+/// thesis's leaf "stores its faces" (seed-004 §3.3); a search tests a leaf's few entries, not its
+/// up to 32 points (a leaf holds the samples of 3.6 triangles on average in E1).
+typedef struct kl_ps_entry
+{
+	kl_ps_f3 center;
+	float radius; ///< every sample of the triangle in the leaf lies within this of center
+	int32_t tri;
+	float coverage; ///< the triangle's (kl_ps_model_view.coverage)
+} kl_ps_entry;
 
 typedef struct kl_ps_conglomerate
 {
@@ -80,6 +105,7 @@ typedef struct kl_ps_model_view
 	const float* coverage;		///< per triangle: its points lie within this of its samples
 	const kl_ps_point* points;
 	const kl_ps_node* nodes;
+	const kl_ps_entry* entries;
 	const kl_ps_conglomerate* congs;
 	int32_t cong_count;
 	int32_t triangle_count;
@@ -348,7 +374,6 @@ typedef struct kl_ps_recent
 {
 	int32_t tri[KL_PS_RECENT];
 	int next;
-	int32_t last; ///< the triangle asked about last: Morton-sorted points come in runs of one triangle
 } kl_ps_recent;
 
 KL_HD static inline void kl_ps_recent_init(kl_ps_recent* r)
@@ -358,37 +383,46 @@ KL_HD static inline void kl_ps_recent_init(kl_ps_recent* r)
 		r->tri[i] = -1;
 	}
 	r->next = 0;
-	r->last = -1;
 }
 
-KL_HD static inline bool kl_ps_recent_add(kl_ps_recent* r, int32_t tri)
+KL_HD static inline bool kl_ps_recent_has(const kl_ps_recent* r, int32_t tri)
 {
-	if (tri == r->last)
-	{
-		return false; // asked just before: in the ring already
-	}
-	r->last = tri;
 	for (int i = 0; i < KL_PS_RECENT; ++i)
 	{
 		if (r->tri[i] == tri)
 		{
-			return false;
+			return true;
 		}
 	}
-	r->tri[r->next] = tri;
-	r->next = (r->next + 1) % KL_PS_RECENT;
-	return true;
+	return false;
 }
 
-/// All samples of conglomerate c near p (q's frame): within p_reach + q_factor · coverage of their
-/// own triangle (the subtrees are pruned with the conglomerate's largest coverage). Emits
-/// (p_tri, their triangle); returns how many keys it emitted.
+KL_HD static inline void kl_ps_recent_add(kl_ps_recent* r, int32_t tri)
+{
+	r->tri[r->next] = tri;
+	r->next = (r->next + 1) % KL_PS_RECENT;
+}
+
+/// Whether p lies within sqrt(near2) of triangle `tri` of model q (q's frame).
+KL_HD static inline bool kl_ps_point_near_triangle(const kl_ps_model_view* q, int32_t tri, kl_ps_f3 p, float near2)
+{
+	kl_ps_f3 t[3];
+	kl_ps_triangle(q, tri, t);
+	kl_ps_f3 d = kl_ps_sub(kl_ps_closest_on_triangle(p, t), p);
+	return kl_ps_dot(d, d) <= near2;
+}
+
+/// The triangles of conglomerate c within p_reach of p (q's frame), found through the leaves within
+/// p_reach + q_factor · coverage (the subtrees pruned with the conglomerate's largest coverage, a
+/// leaf's entries with their own). Emits (p_tri, their triangle); returns how many keys it emitted.
 KL_HD static inline int kl_ps_octree_near(const kl_ps_model_view* q, const kl_ps_conglomerate* c, kl_ps_f3 p,
 										  float p_reach, const kl_ps_work* w, int32_t p_tri, kl_ps_recent* recent,
 										  const kl_ps_emitter* out)
 {
 	float bound = p_reach + w->q_factor * c->coverage;
 	float bound2 = bound * bound;
+	float near = p_reach + 1e-5f * c->root_edge; // with slack for the rounding of the closest point
+	float near2 = near * near;
 	int32_t stack[KL_PS_STACK];
 	int top = 0;
 	int emitted = 0;
@@ -396,6 +430,7 @@ KL_HD static inline int kl_ps_octree_near(const kl_ps_model_view* q, const kl_ps
 	while (top > 0)
 	{
 		const kl_ps_node* n = q->nodes + stack[--top];
+		KL_PS_COUNT(node);
 		if (kl_ps_node_distance2(c, n, p) > bound2)
 		{
 			continue;
@@ -408,21 +443,23 @@ KL_HD static inline int kl_ps_octree_near(const kl_ps_model_view* q, const kl_ps
 			}
 			continue;
 		}
-		for (uint32_t i = n->begin; i < n->end; ++i)
+		for (uint32_t i = n->entry_begin; i < n->entry_end; ++i)
 		{
-			kl_ps_point s = q->points[i];
-			kl_ps_f3 d = kl_ps_make(s.x - p.x, s.y - p.y, s.z - p.z);
-			float d2 = kl_ps_dot(d, d);
-			if (d2 > bound2)
+			// A sample of the entry's triangle within p_reach + its own coverage lies within radius of
+			// the centre: the sphere passes whenever a sample would. Then the triangle itself.
+			kl_ps_entry e = q->entries[i];
+			KL_PS_COUNT(entry);
+			kl_ps_f3 d = kl_ps_sub(e.center, p);
+			float r = p_reach + w->q_factor * e.coverage + e.radius;
+			if (kl_ps_dot(d, d) > r * r || kl_ps_recent_has(recent, e.tri) ||
+				!kl_ps_point_near_triangle(q, e.tri, p, near2))
 			{
-				continue; // beyond even the conglomerate's largest coverage: no need to read the point's
+				continue;
 			}
-			float r = p_reach + w->q_factor * q->coverage[s.tri];
-			if (d2 <= r * r && kl_ps_recent_add(recent, s.tri))
-			{
-				kl_ps_emit(out, w->swap ? kl_ps_key(w->pair, s.tri, p_tri) : kl_ps_key(w->pair, p_tri, s.tri));
-				++emitted;
-			}
+			kl_ps_recent_add(recent, e.tri);
+			kl_ps_emit(out, w->swap ? kl_ps_key(w->pair, e.tri, p_tri) : kl_ps_key(w->pair, p_tri, e.tri));
+			KL_PS_COUNT(emit);
+			++emitted;
 		}
 	}
 	return emitted;

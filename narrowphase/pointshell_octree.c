@@ -1,5 +1,6 @@
 // Kollide narrowphase — one Morton octree per conglomerate over its triangles' samples: 30-bit keys,
-// points sorted by key, nodes breadth first with children contiguous, a bucket of 32 or depth 10.
+// points sorted by key, nodes breadth first with children contiguous, a bucket of 32 or depth 10;
+// each leaf lists its triangles as entries (pointshell_kernels.h).
 // SPDX-License-Identifier: MIT
 #include "pointshell_build.h"
 
@@ -143,6 +144,85 @@ static keyed_point* conglomerate_points(const kl_ps_model_view* v, const kl_ps_m
 	return pts;
 }
 
+static kl_ps_entry* push_entry(kl_ps_octree_builder* b)
+{
+	if (b->entry_count == b->entry_capacity)
+	{
+		if (b->entry_capacity > UINT32_MAX / 4)
+		{
+			kl_fail(KL_ERR_OUT_OF_MEMORY, "point shell: too many octree entries");
+			return NULL;
+		}
+		uint32_t grown = b->entry_capacity > 0 ? 2 * b->entry_capacity : 256;
+		kl_ps_entry* e = kl_realloc(b->entries, grown, sizeof(kl_ps_entry));
+		if (e == NULL)
+		{
+			return NULL;
+		}
+		b->entries = e;
+		b->entry_capacity = grown;
+	}
+	return b->entries + b->entry_count++;
+}
+
+/// The entry of triangle `tri` in a leaf: the sphere around its samples there (the centre of their
+/// box; the radius rounded up so that float rounding in a search never leaves a sample outside).
+static void fill_entry(kl_ps_entry* e, const kl_ps_point* points, uint32_t begin, uint32_t end, int32_t tri,
+					   float coverage, float root_edge)
+{
+	float lo[3] = {FLT_MAX, FLT_MAX, FLT_MAX}, hi[3] = {-FLT_MAX, -FLT_MAX, -FLT_MAX};
+	for (uint32_t i = begin; i < end; ++i)
+	{
+		float x[3] = {points[i].x, points[i].y, points[i].z};
+		for (int a = 0; a < 3 && points[i].tri == tri; ++a)
+		{
+			lo[a] = fminf(lo[a], x[a]);
+			hi[a] = fmaxf(hi[a], x[a]);
+		}
+	}
+	e->center = kl_ps_make(0.5f * (lo[0] + hi[0]), 0.5f * (lo[1] + hi[1]), 0.5f * (lo[2] + hi[2]));
+	float r2 = 0.0f;
+	for (uint32_t i = begin; i < end; ++i)
+	{
+		kl_ps_f3 d = kl_ps_make(points[i].x - e->center.x, points[i].y - e->center.y, points[i].z - e->center.z);
+		r2 = points[i].tri == tri ? fmaxf(r2, kl_ps_dot(d, d)) : r2;
+	}
+	e->radius = sqrtf(r2) + 1e-5f * root_edge;
+	e->tri = tri;
+	e->coverage = coverage;
+}
+
+/// One entry per triangle with samples in each leaf of nodes [first, b->count), in the order the
+/// triangles first appear among the leaf's points; false when out of memory.
+static bool add_leaf_entries(kl_ps_octree_builder* b, const kl_pointshell* m, const kl_ps_conglomerate* c, int first)
+{
+	for (int n = first; n < b->count; ++n)
+	{
+		kl_ps_node* node = b->nodes + n;
+		node->entry_begin = node->entry_end = b->entry_count;
+		for (uint32_t i = node->begin; node->child_count == 0 && i < node->end; ++i)
+		{
+			int32_t tri = m->points[i].tri;
+			bool seen = false;
+			for (uint32_t e = node->entry_begin; e < b->entry_count && !seen; ++e)
+			{
+				seen = b->entries[e].tri == tri;
+			}
+			kl_ps_entry* e = seen ? NULL : push_entry(b);
+			if (!seen && e == NULL)
+			{
+				return false;
+			}
+			if (!seen)
+			{
+				fill_entry(e, m->points, node->begin, node->end, tri, m->tri_coverage[tri], c->root_edge);
+			}
+		}
+		node->entry_end = b->entry_count;
+	}
+	return true;
+}
+
 /// Appends conglomerate c's octree and points to the model.
 bool kl_ps_add_octree(kl_pointshell* m, const kl_ps_model_view* v, kl_ps_conglomerate* c, kl_ps_octree_builder* b,
 					   uint32_t* point_capacity)
@@ -184,6 +264,7 @@ bool kl_ps_add_octree(kl_pointshell* m, const kl_ps_model_view* v, kl_ps_conglom
 		c->node_begin = root;
 		c->node_count = b->count - before;
 		m->point_count += n;
+		ok = add_leaf_entries(b, m, c, before);
 	}
 	kl_free(pts);
 	return ok;

@@ -27,6 +27,8 @@ typedef struct kl_pointshell
 	uint32_t point_count;
 	kl_ps_node* nodes;
 	int node_count;
+	kl_ps_entry* entries; ///< the leaves' triangles (kl_ps_node.entry_begin)
+	uint32_t entry_count;
 	kl_ps_obb obb;		 ///< the object's PCA box
 	float coverage;		 ///< the largest conglomerate coverage
 	float spacing;		 ///< the sampling distance used

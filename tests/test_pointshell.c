@@ -77,8 +77,48 @@ static kl_mesh* build_cached(const kl_meshgen_mesh* g, const char* path)
 // ---------------------------------------------------------------------------------------------
 // The model
 
+/// A leaf's entries are the triangles of its points, each once, with that triangle's coverage, and
+/// every point lies in its triangle's sphere; inner nodes have none.
+static void check_entries(const kl_pointshell* m, const kl_ps_node* node)
+{
+	assert_true(node->entry_begin <= node->entry_end && node->entry_end <= m->entry_count);
+	if (node->child_count > 0)
+	{
+		assert_int_equal(node->entry_end, node->entry_begin);
+		return;
+	}
+	for (uint32_t e = node->entry_begin; e < node->entry_end; ++e)
+	{
+		const kl_ps_entry* entry = m->entries + e;
+		assert_true(entry->coverage == m->tri_coverage[entry->tri]);
+		bool has_point = false;
+		for (uint32_t f = node->entry_begin; f < e; ++f)
+		{
+			assert_int_not_equal(m->entries[f].tri, entry->tri);
+		}
+		for (uint32_t i = node->begin; i < node->end; ++i)
+		{
+			has_point = has_point || m->points[i].tri == entry->tri;
+		}
+		assert_true(has_point);
+	}
+	for (uint32_t i = node->begin; i < node->end; ++i)
+	{
+		const kl_ps_entry* entry = NULL;
+		for (uint32_t e = node->entry_begin; e < node->entry_end; ++e)
+		{
+			entry = m->entries[e].tri == m->points[i].tri ? m->entries + e : entry;
+		}
+		assert_non_null(entry);
+		kl_ps_f3 d = {m->points[i].x - entry->center.x, m->points[i].y - entry->center.y,
+					  m->points[i].z - entry->center.z};
+		assert_true(kl_ps_dot(d, d) <= entry->radius * entry->radius);
+	}
+}
+
 /// Every triangle in exactly one conglomerate of at most 64; octree points are the conglomerate's
-/// triangles'; every node's points lie in its box; a leaf holds at most a bucket unless at depth 10.
+/// triangles'; every node's points lie in its box; a leaf holds at most a bucket unless at depth 10,
+/// and lists its triangles (check_entries).
 static void check_model_capped(const kl_pointshell* m, int cap)
 {
 	char* seen = calloc((size_t)m->triangle_count, 1);
@@ -101,6 +141,7 @@ static void check_model_capped(const kl_pointshell* m, int cap)
 			{
 				assert_true(node->end - node->begin <= KL_PS_LEAF_BUCKET || node->depth == KL_PS_MAX_DEPTH);
 			}
+			check_entries(m, node);
 			for (uint32_t i = node->begin; i < node->end; ++i)
 			{
 				kl_ps_f3 p = {m->points[i].x, m->points[i].y, m->points[i].z};
@@ -586,6 +627,84 @@ static void test_forced_equals_culled(void** state)
 	free_mesh(&b);
 }
 
+/// The signed gap of two boxes along their 15 axes, each projected directly (the extents as sums of
+/// the edges' projections): the largest of (|t · L| − r_a − r_b) / |L|, so the boxes are more than
+/// `margin` apart on some axis exactly when it exceeds margin.
+static float direct_sat_gap(const kl_ps_box* a, const kl_ps_box* b)
+{
+	kl_ps_f3 axes[15];
+	for (int k = 0; k < 3; ++k)
+	{
+		axes[k] = kl_ps_cross(a->edge[(k + 1) % 3], a->edge[(k + 2) % 3]);
+		axes[3 + k] = kl_ps_cross(b->edge[(k + 1) % 3], b->edge[(k + 2) % 3]);
+		for (int j = 0; j < 3; ++j)
+		{
+			axes[6 + 3 * k + j] = kl_ps_cross(a->edge[k], b->edge[j]);
+		}
+	}
+	float gap = -1e30f;
+	kl_ps_f3 t = kl_ps_sub(b->center, a->center);
+	for (int i = 0; i < 15; ++i)
+	{
+		float length = sqrtf(kl_ps_dot(axes[i], axes[i]));
+		if (length <= 1e-12f)
+		{
+			continue;
+		}
+		float r = 0.0f;
+		for (int k = 0; k < 3; ++k)
+		{
+			r += fabsf(kl_ps_dot(a->edge[k], axes[i])) + fabsf(kl_ps_dot(b->edge[k], axes[i]));
+		}
+		gap = fmaxf(gap, (fabsf(kl_ps_dot(t, axes[i])) - r) / length);
+	}
+	return gap;
+}
+
+/// The OBB stage's separating-axis test, which reuses one box's edge projections on the other's
+/// normals for all 15 axes and rejects far pairs by their spheres, decides as the direct test does
+/// on random boxes, sheared ones (an uneven scale after a rotation) and flat ones included.
+static void test_box_overlap_matches_direct(void** state)
+{
+	(void)state;
+	uint32_t seed = 11u;
+	int decided = 0, apart = 0;
+	for (int i = 0; i < 20000; ++i)
+	{
+		kl_ps_box box[2];
+		for (int n = 0; n < 2; ++n)
+		{
+			kl_ps_obb o;
+			memset(&o, 0, sizeof(o));
+			o.center = kl_ps_make(random_unit(&seed), random_unit(&seed), random_unit(&seed));
+			kl_transform pose = random_pose(&seed, 0.0f);
+			for (int k = 0; k < 3; ++k)
+			{
+				vec3s axis = kl_vec3(k == 0, k == 1, k == 2);
+				vec3s r = kl_rotate(pose.q, axis);
+				o.axis[k] = kl_ps_make(r.x, r.y, r.z);
+				o.half[k] = (i % 7 == 0 && k == 2) ? 1e-4f : 0.05f + 0.4f * random_unit(&seed);
+			}
+			kl_ps_xform x;
+			for (int e = 0; e < 12; ++e)
+			{
+				x.m[e] = (e % 4 == e / 4) ? 0.5f + random_unit(&seed) : (e % 4 == 3 ? 0.0f : 0.3f * (random_unit(&seed) - 0.5f));
+			}
+			box[n] = kl_ps_place_obb(&o, &x);
+		}
+		float margin = 0.02f * random_unit(&seed);
+		float gap = direct_sat_gap(box, box + 1);
+		if (fabsf(gap - margin) < 1e-4f)
+		{
+			continue; // a tie within rounding: either answer is right
+		}
+		assert_int_equal(kl_ps_boxes_overlap(box, box + 1, margin), gap <= margin);
+		++decided;
+		apart += gap > margin;
+	}
+	assert_true(decided > 19000 && apart > 4000 && apart < decided - 4000); // both answers well represented
+}
+
 /// The GPU's decomposition (an item per sample) run on the CPU finds exactly the keys of the CPU's
 /// (an item per triangle), so the GPU's algorithm is checked where there is no GPU.
 static void test_sample_items_equal_triangle_items(void** state)
@@ -673,6 +792,8 @@ static void assert_same_model(const kl_pointshell* a, const kl_pointshell* b)
 	assert_memory_equal(a->masks, b->masks, (size_t)a->triangle_count * sizeof(kl_ps_mask));
 	assert_memory_equal(a->points, b->points, a->point_count * sizeof(kl_ps_point));
 	assert_memory_equal(a->nodes, b->nodes, (size_t)a->node_count * sizeof(kl_ps_node));
+	assert_int_equal(a->entry_count, b->entry_count);
+	assert_memory_equal(a->entries, b->entries, a->entry_count * sizeof(kl_ps_entry));
 	assert_true(a->serial != b->serial); // a GPU copy of one is never taken for the other
 }
 
@@ -1098,6 +1219,7 @@ int main(void)
 		cmocka_unit_test(test_complete_knot_scaled),
 		cmocka_unit_test(test_surface_grouping),
 		cmocka_unit_test(test_forced_equals_culled),
+		cmocka_unit_test(test_box_overlap_matches_direct),
 		cmocka_unit_test(test_batch_of_pairs),
 		cmocka_unit_test(test_sample_items_equal_triangle_items),
 		cmocka_unit_test(test_bad_input),
