@@ -29,7 +29,7 @@ static void draw_placed_box(const kl_debug_draw* d, const kl_ps_box* box, uint32
 /// An octree node's cube as a box in the object frame.
 static kl_ps_obb node_cube(const kl_ps_conglomerate* c, const kl_ps_node* n)
 {
-	float size = c->root_edge / (float)(1u << n->depth);
+	float size = kl_ps_node_edge(c, n);
 	kl_ps_obb box;
 	box.center = kl_ps_make(c->root_min.x + size * ((float)kl_ps_compact_bits(n->key) + 0.5f),
 							c->root_min.y + size * ((float)kl_ps_compact_bits(n->key >> 1) + 0.5f),
