@@ -13,7 +13,8 @@
 // their search steps (pointshell_warp_model.h): a figure for the GPU's search without a GPU.
 // Usage: kollide-pointshell-bench [--scene E1a|E1b|E2|E3|E4] [--iterations N] [--cpu-iterations N]
 //                                 [--threads T] [--spacing S] [--grouping surface|median] [--no-gpu]
-//                                 [--warp-model]
+//                                 [--warp-model] [--gpu-variant V]
+// --gpu-variant picks one of the GPU's ways (kl_ps_gpu_variant flags, 0-3) to time against the others.
 // SPDX-License-Identifier: MIT
 #include "../tools/meshgen/meshgen.h"
 #include "bvh.h"
@@ -487,6 +488,8 @@ static void print_warp_model(const scene* s)
 	kl_ps_batch_free(&batch);
 }
 
+static int s_gpu_variant;
+
 static void run_scene(const char* name, int iterations, int cpu_iterations, int threads, bool gpu, bool warp_model)
 {
 	scene s;
@@ -505,11 +508,14 @@ static void run_scene(const char* name, int iterations, int cpu_iterations, int 
 	kl_ps_batch cpu_batch, gpu_batch;
 	memset(&cpu_batch, 0, sizeof(cpu_batch));
 	memset(&gpu_batch, 0, sizeof(gpu_batch));
+	gpu_batch.gpu_variant = s_gpu_variant;
 	backend_figures cpu, dev, bvh;
 	char cpu_name[32];
 	snprintf(cpu_name, sizeof(cpu_name), "pointshell-cpu(%d)", threads);
 	figures_init(&cpu, cpu_name, s.iterations);
-	figures_init(&dev, "pointshell-gpu", s.iterations);
+	char gpu_name[32];
+	snprintf(gpu_name, sizeof(gpu_name), "pointshell-gpu(v%d)", s_gpu_variant);
+	figures_init(&dev, gpu_name, s.iterations);
 	figures_init(&bvh, "simd-bvh", s.iterations);
 	int capacity = 1 << 22;
 	kl_bvh_pair* pairs = malloc((size_t)capacity * sizeof(kl_bvh_pair));
@@ -625,11 +631,20 @@ int main(int argc, char** argv)
 		{
 			warp_model = true;
 		}
+		else if (strcmp(argv[i], "--gpu-variant") == 0 && i + 1 < argc)
+		{
+			s_gpu_variant = atoi(argv[++i]);
+			if (s_gpu_variant < 0 || s_gpu_variant >= KL_PS_GPU_VARIANTS)
+			{
+				fprintf(stderr, "--gpu-variant: 0 to %d\n", KL_PS_GPU_VARIANTS - 1);
+				return 2;
+			}
+		}
 		else
 		{
 			fprintf(stderr, "usage: kollide-pointshell-bench [--scene E1a|E1b|E2|E3|E4] [--iterations N] "
 							"[--cpu-iterations N] [--threads T] [--spacing S] [--grouping surface|median] [--no-gpu] "
-							"[--warp-model]\n");
+							"[--warp-model] [--gpu-variant V]\n");
 			return 2;
 		}
 	}

@@ -216,10 +216,22 @@ const resident* resident_of(const kl_pointshell* m)
 // A thread per sample: a thread per triangle left too few threads (11k in E1) walking 20-30
 // searches each in turn. Keys go through the emitter's set, so the list holds each once. (Copying a
 // block's octree into shared memory first was measured and dropped: E1 gained 5 %, E3 and E4,
-// whose forced pairs stop most searches at the root, lost a half.)
+// whose forced pairs stop most searches at the root, lost a half.) With block_filter, a block's
+// threads first offer their keys to a set of the block's in shared memory.
 __global__ void query_kernel(const kl_ps_model_view* views, const kl_ps_work* works, int work_count, int sample_count,
-							 kl_ps_emitter out, uint32_t* raw)
+							 kl_ps_emitter out, uint32_t* raw, bool block_filter, kl_ps_triangle_stage stage)
 {
+	__shared__ uint64_t block_set[KL_PS_BLOCK_SET];
+	if (block_filter)
+	{
+		for (int i = threadIdx.x; i < KL_PS_BLOCK_SET; i += blockDim.x)
+		{
+			block_set[i] = KL_PS_SET_EMPTY;
+		}
+		__syncthreads();
+		out.block_set = block_set;
+	}
+	out.stage = out.stage != nullptr ? &stage : nullptr;
 	int item = blockIdx.x * blockDim.x + threadIdx.x;
 	if (item >= sample_count)
 	{
@@ -239,18 +251,14 @@ __global__ void query_kernel(const kl_ps_model_view* views, const kl_ps_work* wo
 
 // The triangle stage over the unique keys, whose count only the device knows: a grid-stride loop
 // over a grid sized for the list's capacity. The kept keys are appended.
-__global__ void triangle_kernel(const kl_ps_model_view* views, const int32_t* pair_models, const kl_ps_xform* world,
-								const float* alarm, const uint64_t* unique, uint32_t capacity, uint32_t* counters,
-								uint64_t* kept)
+__global__ void triangle_kernel(kl_ps_triangle_stage stage, const uint64_t* unique, uint32_t capacity,
+								uint32_t* counters, uint64_t* kept)
 {
 	uint32_t n = counters[counter_unique] < capacity ? counters[counter_unique] : capacity;
 	for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
 	{
 		uint64_t key = unique[i];
-		int32_t pair = kl_ps_key_pair(key);
-		const kl_ps_model_view* a = views + pair_models[2 * pair];
-		const kl_ps_model_view* b = views + pair_models[2 * pair + 1];
-		if (kl_ps_candidate_near(a, b, world, key, alarm[2 * pair], alarm[2 * pair + 1]))
+		if (kl_ps_stage_keeps(&stage, key))
 		{
 			kept[atomicAdd(counters + counter_kept, 1u)] = key;
 		}
@@ -364,20 +372,31 @@ bool search_pass(const kl_ps_batch* batch, const upload_layout& l, uint32_t pref
 	uint32_t capacity = s_work.capacity;
 	bool ok = cudaMemsetAsync(counters, 0, counter_total * sizeof(uint32_t), stream) == cudaSuccess &&
 			  cudaMemsetAsync(set, 0xff, (s_work.set_mask + 1ull) * sizeof(uint64_t), stream) == cudaSuccess;
-	kl_ps_emitter out = {unique, counters + counter_unique, capacity, set, s_work.set_mask, counters + counter_overflow};
+	kl_ps_triangle_stage stage = {views, pair_models, world, alarm};
+	bool fused = (batch->gpu_variant & KL_PS_GPU_FUSED_TRIANGLES) != 0;
+	// Fused: the search appends the kept keys itself and counts the new ones; the stage pointer
+	// only says so (the kernel points it at its own copy of the stage).
+	kl_ps_emitter out = {fused ? kept : unique,
+						 counters + (fused ? counter_kept : counter_unique),
+						 capacity,
+						 set,
+						 s_work.set_mask,
+						 counters + counter_overflow,
+						 nullptr,
+						 fused ? &stage : nullptr,
+						 counters + counter_unique};
 	if (ok && batch->sample_count > 0)
 	{
-		query_kernel<<<blocks_for(batch->sample_count), kBlock, 0, stream>>>(views, works, batch->work_count,
-																			batch->sample_count, out,
-																			counters + counter_raw);
+		query_kernel<<<blocks_for(batch->sample_count), kBlock, 0, stream>>>(
+			views, works, batch->work_count, batch->sample_count, out, counters + counter_raw,
+			(batch->gpu_variant & KL_PS_GPU_BLOCK_FILTER) != 0, stage);
 		ok = cudaGetLastError() == cudaSuccess; // a launch that cannot start says so only here
 	}
 	ok = ok && cudaEventRecord(s_work.events[event_searched], stream) == cudaSuccess;
 	int blocks = blocks_for(capacity) < s_work.grid_limit ? blocks_for(capacity) : s_work.grid_limit;
-	if (ok && batch->sample_count > 0)
+	if (ok && !fused && batch->sample_count > 0)
 	{
-		triangle_kernel<<<blocks, kBlock, 0, stream>>>(views, pair_models, world, alarm, unique, capacity, counters,
-													   kept);
+		triangle_kernel<<<blocks, kBlock, 0, stream>>>(stage, unique, capacity, counters, kept);
 		ok = cudaGetLastError() == cudaSuccess;
 	}
 	prefetch = prefetch < capacity ? prefetch : capacity;
@@ -447,7 +466,9 @@ bool search_locked(const kl_ps_batch* batch, const kl_ps_pair_query* pairs, int 
 		prefetch = prefetch < kSortOnDeviceFrom ? prefetch : kSortOnDeviceFrom;
 		ok = reserve_lists(s_work.capacity) && search_pass(batch, l, prefetch);
 		counters = static_cast<const uint32_t*>(s_work.download.data);
-		if (!ok || (counters[counter_unique] <= s_work.capacity && counters[counter_overflow] == 0))
+		// The list that must have fit: the new keys, or (fused) only the kept ones.
+		uint32_t listed = counters[(batch->gpu_variant & KL_PS_GPU_FUSED_TRIANGLES) != 0 ? counter_kept : counter_unique];
+		if (!ok || (listed <= s_work.capacity && counters[counter_overflow] == 0))
 		{
 			break;
 		}
@@ -455,7 +476,7 @@ bool search_locked(const kl_ps_batch* batch, const kl_ps_pair_query* pairs, int 
 		{
 			return false;
 		}
-		uint64_t need = counters[counter_unique] + counters[counter_unique] / 4ull;
+		uint64_t need = listed + listed / 4ull;
 		need = need > 2ull * s_work.capacity ? need : 2ull * s_work.capacity;
 		if (need > (1u << 30))
 		{

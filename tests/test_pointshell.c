@@ -1173,12 +1173,16 @@ static void test_gpu_matches_cpu(void** state)
 			}
 		}
 		assert_int_equal(kl_ps_search_cpu(q, 4, round != 0, NULL, 1, &cpu, &sc), KL_OK);
-		assert_int_equal(kl_ps_search_gpu(q, 4, round != 0, &gpu, &sg), KL_OK);
-		printf("  round %d: CPU %u pairs, GPU %u pairs; raw %lld / %lld\n", round, cpu.key_count, gpu.key_count,
-			   sc.raw_candidates, sg.raw_candidates);
-		assert_int_equal(cpu.key_count, gpu.key_count);
-		assert_memory_equal(cpu.keys, gpu.keys, cpu.key_count * sizeof(uint64_t));
-		assert_memory_equal(cpu.pair_begin, gpu.pair_begin, 5 * sizeof(int));
+		for (int variant = 0; variant < KL_PS_GPU_VARIANTS; ++variant)
+		{
+			gpu.gpu_variant = variant;
+			assert_int_equal(kl_ps_search_gpu(q, 4, round != 0, &gpu, &sg), KL_OK);
+			printf("  round %d, GPU variant %d: CPU %u pairs, GPU %u pairs; raw %lld / %lld\n", round, variant,
+				   cpu.key_count, gpu.key_count, sc.raw_candidates, sg.raw_candidates);
+			assert_int_equal(cpu.key_count, gpu.key_count);
+			assert_memory_equal(cpu.keys, gpu.keys, cpu.key_count * sizeof(uint64_t));
+			assert_memory_equal(cpu.pair_begin, gpu.pair_begin, 5 * sizeof(int));
+		}
 	}
 	// Many identical pairs: the same triangle pairs under every pair index (they must not crowd one
 	// probe run of the device's set). 30 pairs keep more keys than were prefetched with the counters
@@ -1196,12 +1200,17 @@ static void test_gpu_matches_cpu(void** state)
 			same[i] = q[1];
 		}
 		assert_int_equal(kl_ps_search_cpu(same, many, false, NULL, 1, &cpu, &sc), KL_OK);
-		assert_int_equal(kl_ps_search_gpu(same, many, false, &gpu, &sg), KL_OK);
-		printf("  %d identical pairs: CPU %u pairs, GPU %u pairs\n", many, cpu.key_count, gpu.key_count);
 		assert_true(round == 0 ? cpu.key_count > 8192u && cpu.key_count <= 16384u : cpu.key_count > 16384u);
-		assert_int_equal(cpu.key_count, gpu.key_count);
-		assert_memory_equal(cpu.keys, gpu.keys, cpu.key_count * sizeof(uint64_t));
-		assert_memory_equal(cpu.pair_begin, gpu.pair_begin, ((size_t)many + 1) * sizeof(int));
+		for (int variant = 0; variant < KL_PS_GPU_VARIANTS; ++variant)
+		{
+			gpu.gpu_variant = variant;
+			assert_int_equal(kl_ps_search_gpu(same, many, false, &gpu, &sg), KL_OK);
+			printf("  %d identical pairs, GPU variant %d: CPU %u pairs, GPU %u pairs\n", many, variant, cpu.key_count,
+				   gpu.key_count);
+			assert_int_equal(cpu.key_count, gpu.key_count);
+			assert_memory_equal(cpu.keys, gpu.keys, cpu.key_count * sizeof(uint64_t));
+			assert_memory_equal(cpu.pair_begin, gpu.pair_begin, ((size_t)many + 1) * sizeof(int));
+		}
 		free(same);
 	}
 	kl_ps_batch_free(&cpu);

@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # The checks that need a CUDA device, in one run (docs/pointshell.md, docs/broadphase.md): the GPU = CPU
 # comparisons of test_pointshell and test_broadphase_gpu, the screw resting in its block with point
-# shells on the GPU (test_mesh_scenes), and kollide-pointshell-bench's E1-E4 (GPU, CPU threads and the
-# SIMD BVH side by side). Without a device the tests skip and the bench prints CPU figures only.
+# shells on the GPU (test_mesh_scenes), kollide-pointshell-bench's E1-E4 (GPU, CPU threads and the
+# SIMD BVH side by side), and the bench once per GPU variant (kl_ps_gpu_variant: the ways of the GPU's
+# search to time against each other, with one CPU iteration to check the keys). Without a device the
+# tests skip and the bench prints CPU figures only.
 #
-#   tools/gpu_checks.sh [BIN_DIR (build/release)] [tests|screw|bench|all (all)] [bench arguments...]
+#   tools/gpu_checks.sh [BIN_DIR (build/release)] [tests|screw|bench|variants|all (all)] [bench arguments...]
 #
 # BIN_DIR is a build directory (its tests/ and bench/ are used) or a flat folder holding the four
 # programs (and libcmocka.so.0, for a machine without it), as copied to a lent GPU machine.
-set -u
+set -u -o pipefail
 dir=${1:-build/release}
 what=${2:-all}
 shift $(( $# > 2 ? 2 : $# ))
@@ -34,5 +36,13 @@ if [ "$what" = all ] || [ "$what" = screw ]; then
 fi
 if [ "$what" = all ] || [ "$what" = bench ]; then
   p=$(find_program kollide-pointshell-bench) && { echo "== kollide-pointshell-bench $*"; timeout 300 "$p" "$@" || status=1; } || status=1
+fi
+if [ "$what" = all ] || [ "$what" = variants ]; then
+  p=$(find_program kollide-pointshell-bench) || status=1
+  for v in 0 1 2 3; do
+    [ -n "${p:-}" ] || break
+    echo "== kollide-pointshell-bench --gpu-variant $v --cpu-iterations 1"
+    timeout 200 "$p" --gpu-variant "$v" --cpu-iterations 1 | grep -E "gpu|check" || status=1
+  done
 fi
 exit $status
