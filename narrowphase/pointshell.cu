@@ -217,11 +217,14 @@ const resident* resident_of(const kl_pointshell* m)
 // searches each in turn. Keys go through the emitter's set, so the list holds each once. (Copying a
 // block's octree into shared memory first was measured and dropped: E1 gained 5 %, E3 and E4,
 // whose forced pairs stop most searches at the root, lost a half.) With block_filter, a block's
-// threads first offer their keys to a set of the block's in shared memory.
+// threads first offer their keys to a set of the block's in shared memory; with fused, the thread
+// that inserts a key runs the triangle stage on it. Both are template arguments, so that a kernel
+// without them carries none of their code (the fused stage takes the registers from 50 to 83).
+template <bool fused, bool block_filter>
 __global__ void query_kernel(const kl_ps_model_view* views, const kl_ps_work* works, int work_count, int sample_count,
-							 kl_ps_emitter out, uint32_t* raw, bool block_filter, kl_ps_triangle_stage stage)
+							 kl_ps_emitter out, uint32_t* raw, kl_ps_triangle_stage stage)
 {
-	__shared__ uint64_t block_set[KL_PS_BLOCK_SET];
+	__shared__ uint64_t block_set[block_filter ? KL_PS_BLOCK_SET : 1];
 	if (block_filter)
 	{
 		for (int i = threadIdx.x; i < KL_PS_BLOCK_SET; i += blockDim.x)
@@ -229,9 +232,9 @@ __global__ void query_kernel(const kl_ps_model_view* views, const kl_ps_work* wo
 			block_set[i] = KL_PS_SET_EMPTY;
 		}
 		__syncthreads();
-		out.block_set = block_set;
 	}
-	out.stage = out.stage != nullptr ? &stage : nullptr;
+	out.block_set = block_filter ? block_set : nullptr;
+	out.stage = fused ? &stage : nullptr;
 	int item = blockIdx.x * blockDim.x + threadIdx.x;
 	if (item >= sample_count)
 	{
@@ -374,8 +377,8 @@ bool search_pass(const kl_ps_batch* batch, const upload_layout& l, uint32_t pref
 			  cudaMemsetAsync(set, 0xff, (s_work.set_mask + 1ull) * sizeof(uint64_t), stream) == cudaSuccess;
 	kl_ps_triangle_stage stage = {views, pair_models, world, alarm};
 	bool fused = (batch->gpu_variant & KL_PS_GPU_FUSED_TRIANGLES) != 0;
-	// Fused: the search appends the kept keys itself and counts the new ones; the stage pointer
-	// only says so (the kernel points it at its own copy of the stage).
+	// Fused: the search appends the kept keys itself and counts the new ones (the kernel points the
+	// emitter's stage at its own copy of the stage).
 	kl_ps_emitter out = {fused ? kept : unique,
 						 counters + (fused ? counter_kept : counter_unique),
 						 capacity,
@@ -383,13 +386,28 @@ bool search_pass(const kl_ps_batch* batch, const upload_layout& l, uint32_t pref
 						 s_work.set_mask,
 						 counters + counter_overflow,
 						 nullptr,
-						 fused ? &stage : nullptr,
+						 nullptr,
 						 counters + counter_unique};
 	if (ok && batch->sample_count > 0)
 	{
-		query_kernel<<<blocks_for(batch->sample_count), kBlock, 0, stream>>>(
-			views, works, batch->work_count, batch->sample_count, out, counters + counter_raw,
-			(batch->gpu_variant & KL_PS_GPU_BLOCK_FILTER) != 0, stage);
+		auto kernel = query_kernel<false, false>;
+		switch (batch->gpu_variant & (KL_PS_GPU_FUSED_TRIANGLES | KL_PS_GPU_BLOCK_FILTER))
+		{
+		case KL_PS_GPU_FUSED_TRIANGLES:
+			kernel = query_kernel<true, false>;
+			break;
+		case KL_PS_GPU_BLOCK_FILTER:
+			kernel = query_kernel<false, true>;
+			break;
+		case KL_PS_GPU_FUSED_TRIANGLES | KL_PS_GPU_BLOCK_FILTER:
+			kernel = query_kernel<true, true>;
+			break;
+		default:
+			break;
+		}
+		kernel<<<blocks_for(batch->sample_count), kBlock, 0, stream>>>(views, works, batch->work_count,
+																	 batch->sample_count, out, counters + counter_raw,
+																	 stage);
 		ok = cudaGetLastError() == cudaSuccess; // a launch that cannot start says so only here
 	}
 	ok = ok && cudaEventRecord(s_work.events[event_searched], stream) == cudaSuccess;

@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#define KL_PS_CACHE_VERSION 3u // 2: measured coverage (pointshell_shells.c); 3: leaf entries; older files are rebuilt
+#define KL_PS_CACHE_VERSION 4u // 2: measured coverage (pointshell_shells.c); 3: leaf entries; 4: skip links; older files are rebuilt
 #define KL_PS_CACHE_BOM 0x01020304u
 
 typedef struct cache_header
@@ -134,8 +134,44 @@ kl_result kl_pointshell_save(const char* path, const kl_pointshell* model, const
 	return KL_OK;
 }
 
-/// Whether every index of the model stays in its arrays, so that a file that passed the hashes
-/// but was made by other code still cannot send a kernel out of bounds.
+/// Whether nodes [root, root + count) are a tree as the build lays it out, breadth first: the inner
+/// nodes' children, in the order of their parents, are the nodes after the root, each once and
+/// each after its parent; and
+/// every skip link is the one a depth-first walk needs (kl_ps_node.skip). Then every walk, pruned
+/// or not, moves forward in depth-first order and ends.
+static bool tree_ok(const kl_ps_node* nodes, int root, int count)
+{
+	int next = root + 1;
+	if (nodes[root].skip != -1)
+	{
+		return false;
+	}
+	for (int n = root; n < root + count; ++n)
+	{
+		const kl_ps_node* node = nodes + n;
+		if (node->child_count == 0)
+		{
+			continue;
+		}
+		if (node->first_child != next || next <= n || node->child_count > root + count - next)
+		{
+			return false;
+		}
+		next += node->child_count;
+		for (int k = 0; k < node->child_count; ++k)
+		{
+			if (nodes[node->first_child + k].skip != (k + 1 < node->child_count ? node->first_child + k + 1 : node->skip))
+			{
+				return false;
+			}
+		}
+	}
+	return next == root + count;
+}
+
+/// Whether every index of the model stays in its arrays and each octree is a tree with its walk's
+/// links (tree_ok), so that a file that passed the hashes but was made by other code still cannot
+/// send a kernel out of bounds or round in circles.
 static bool structure_ok(const kl_pointshell* m)
 {
 	int32_t next_tri = 0;
@@ -155,12 +191,15 @@ static bool structure_ok(const kl_pointshell* m)
 			bool leaf = node->child_count == 0;
 			if (node->begin > node->end || node->begin < c->point_begin || node->end > c->point_begin + c->point_count ||
 				node->depth > KL_PS_MAX_DEPTH ||
-				(!leaf && (node->first_child <= n || node->first_child + node->child_count > c->node_begin + c->node_count)) ||
 				node->entry_begin > node->entry_end || node->entry_end > m->entry_count ||
 				(!leaf && node->entry_end > node->entry_begin))
 			{
 				return false;
 			}
+		}
+		if (!tree_ok(m->nodes, c->node_begin, c->node_count))
+		{
+			return false;
 		}
 	}
 	if (next_tri != m->triangle_count)

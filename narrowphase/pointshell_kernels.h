@@ -29,7 +29,6 @@
 #define KL_PS_MORTON_BITS 10 ///< per axis: 30-bit keys
 #define KL_PS_MAX_DEPTH 10
 #define KL_PS_LEAF_BUCKET 32 ///< an octant holding this many points or fewer is a leaf
-#define KL_PS_STACK 80		 ///< depth-first: at most 1 + 7 × depth entries
 #define KL_PS_RECENT 16		 ///< triangles a query item remembers having emitted
 
 /// Counts the steps of a search (`node`, `entry`, `emit`) where a translation unit defines it before
@@ -54,7 +53,9 @@ typedef struct kl_ps_point
 } kl_ps_point;
 
 /// An octree node: its points [begin, end) (Morton-sorted, so a subtree's points are contiguous),
-/// its children contiguous from first_child (child_count 0: a leaf), a leaf's entries
+/// its children contiguous from first_child (child_count 0: a leaf), the node a depth-first walk
+/// goes to when it skips this one's subtree (its next sibling, or the next sibling of its nearest
+/// ancestor that has one; -1 at the end: a walk needs no stack), a leaf's entries
 /// [entry_begin, entry_end) (empty in inner nodes), its key (3 bits per level, z y x from high to
 /// low) and depth.
 typedef struct kl_ps_node
@@ -62,6 +63,7 @@ typedef struct kl_ps_node
 	uint32_t begin;
 	uint32_t end;
 	int32_t first_child;
+	int32_t skip;
 	uint32_t key;
 	uint32_t entry_begin;
 	uint32_t entry_end;
@@ -519,24 +521,15 @@ KL_HD static inline int kl_ps_octree_near(const kl_ps_model_view* q, const kl_ps
 	float bound2 = bound * bound;
 	float near = p_reach + 1e-5f * c->root_edge; // with slack for the rounding of the closest point
 	float near2 = near * near;
-	int32_t stack[KL_PS_STACK];
-	int top = 0;
 	int emitted = 0;
-	stack[top++] = c->node_begin;
-	while (top > 0)
+	for (int32_t index = c->node_begin; index >= 0;)
 	{
-		const kl_ps_node* n = q->nodes + stack[--top];
+		const kl_ps_node* n = q->nodes + index;
 		KL_PS_COUNT(node);
-		if (kl_ps_node_distance2(c, n, p) > bound2)
+		bool near_node = kl_ps_node_distance2(c, n, p) <= bound2;
+		index = near_node && n->child_count > 0 ? n->first_child : n->skip;
+		if (!near_node || n->child_count > 0)
 		{
-			continue;
-		}
-		if (n->child_count > 0)
-		{
-			for (int k = n->child_count - 1; k >= 0 && top < KL_PS_STACK; --k)
-			{
-				stack[top++] = n->first_child + k;
-			}
 			continue;
 		}
 		for (uint32_t i = n->entry_begin; i < n->entry_end; ++i)

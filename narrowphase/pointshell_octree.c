@@ -43,6 +43,7 @@ static int push_node(kl_ps_octree_builder* b, uint32_t begin, uint32_t end, uint
 	n->begin = begin;
 	n->end = end;
 	n->first_child = -1;
+	n->skip = -1;
 	n->key = key;
 	n->depth = (uint8_t)depth;
 	return b->count++;
@@ -83,6 +84,16 @@ static bool build_octree(kl_ps_octree_builder* b, const keyed_point* pts, uint32
 		}
 		b->nodes[i].first_child = first;
 		b->nodes[i].child_count = (uint8_t)(b->count - first);
+	}
+	// Breadth first, a parent's skip is set before its children's: each child skips to its next
+	// sibling, the last to where its parent skips.
+	for (int i = *root; i < b->count; ++i)
+	{
+		const kl_ps_node* n = b->nodes + i;
+		for (int k = 0; k < n->child_count; ++k)
+		{
+			b->nodes[n->first_child + k].skip = k + 1 < n->child_count ? n->first_child + k + 1 : n->skip;
+		}
 	}
 	return true;
 }

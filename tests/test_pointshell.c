@@ -116,9 +116,39 @@ static void check_entries(const kl_pointshell* m, const kl_ps_node* node)
 	}
 }
 
+/// Appends node n's subtree to order, depth first, children in order.
+static void preorder(const kl_pointshell* m, int32_t n, int32_t* order, int* count)
+{
+	order[(*count)++] = n;
+	for (int k = 0; k < m->nodes[n].child_count; ++k)
+	{
+		preorder(m, m->nodes[n].first_child + k, order, count);
+	}
+}
+
+/// Walking by the skip links and always descending visits the conglomerate's nodes once each, in
+/// the depth-first order, and ends at -1: the links are what a stack would give.
+static void check_skip_links(const kl_pointshell* m, const kl_ps_conglomerate* c)
+{
+	int32_t* order = malloc((size_t)c->node_count * sizeof(int32_t));
+	assert_non_null(order);
+	int count = 0;
+	preorder(m, c->node_begin, order, &count);
+	assert_int_equal(count, c->node_count);
+	int visited = 0;
+	for (int32_t n = c->node_begin; n >= 0;)
+	{
+		assert_true(visited < count);
+		assert_int_equal(n, order[visited++]);
+		n = m->nodes[n].child_count > 0 ? m->nodes[n].first_child : m->nodes[n].skip;
+	}
+	assert_int_equal(visited, count);
+	free(order);
+}
+
 /// Every triangle in exactly one conglomerate of at most 64; octree points are the conglomerate's
 /// triangles'; every node's points lie in its box; a leaf holds at most a bucket unless at depth 10,
-/// and lists its triangles (check_entries).
+/// and lists its triangles (check_entries); the skip links walk the tree (check_skip_links).
 static void check_model_capped(const kl_pointshell* m, int cap)
 {
 	char* seen = calloc((size_t)m->triangle_count, 1);
@@ -133,6 +163,7 @@ static void check_model_capped(const kl_pointshell* m, int cap)
 			assert_int_equal(seen[t], 0);
 			seen[t] = 1;
 		}
+		check_skip_links(m, c);
 		for (int n = c->node_begin; n < c->node_begin + c->node_count; ++n)
 		{
 			const kl_ps_node* node = m->nodes + n;
@@ -874,6 +905,29 @@ static void test_cache_file(void** state)
 	kl_pointshell_destroy(same);
 	assert_null(kl_pointshell_load(path, built->vertices, built->info.vertex_count, built->indices,
 								   built->info.triangle_count, &surface_def));
+	// A file whose hashes check out but whose octree would send a walk in circles (a skip link back
+	// to the root, a node its own child) is not used either.
+	kl_ps_node* nodes = built->pointshell->nodes;
+	const kl_ps_conglomerate* c = built->pointshell->congs;
+	int32_t inner = c->node_begin;
+	assert_true(nodes[inner].child_count > 0);
+	int32_t last = nodes[inner].first_child + nodes[inner].child_count - 1;
+	for (int bad = 0; bad < 2; ++bad)
+	{
+		kl_ps_node saved = bad == 0 ? nodes[last] : nodes[inner];
+		if (bad == 0)
+		{
+			nodes[last].skip = c->node_begin;
+		}
+		else
+		{
+			nodes[inner].first_child = inner;
+		}
+		assert_int_equal(kl_pointshell_save(path, built->pointshell, &cut_def), KL_OK);
+		assert_null(kl_pointshell_load(path, built->vertices, built->info.vertex_count, built->indices,
+									   built->info.triangle_count, &cut_def));
+		*(bad == 0 ? nodes + last : nodes + inner) = saved;
+	}
 	kl_mesh_release(built);
 	kl_meshgen_free(&g);
 	kl_meshgen_free(&g2);
