@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#define KL_PS_CACHE_VERSION 4u // 2: measured coverage (pointshell_shells.c); 3: leaf entries; 4: skip links; older files are rebuilt
+#define KL_PS_CACHE_VERSION 5u // 2: measured coverage; 3: leaf entries; 4: skip links; 5: leaves of 256; older: rebuilt
 #define KL_PS_CACHE_BOM 0x01020304u
 
 typedef struct cache_header

@@ -7,7 +7,7 @@
 // 16 × 16 samples (origin at the start of its longest edge, so the grid covers the triangle) and the
 // two cell sizes, 40 bytes; samples along its three edges are derived from the vertices. Each
 // conglomerate has a PCA box and an octree over its triangles' samples (30-bit Morton keys, depth
-// ≤ 10, leaves of at most 32 points), flat arrays with the points Morton-sorted and each leaf's
+// ≤ 10, leaves of at most 256 points), flat arrays with the points Morton-sorted and each leaf's
 // triangles as entries.
 //
 // Why the candidates are complete: every point of a triangle lies within `coverage` (ρ) of one of
@@ -28,7 +28,10 @@
 #define KL_PS_EDGE_SAMPLES 16 ///< samples per edge at most, the first at its start vertex
 #define KL_PS_MORTON_BITS 10 ///< per axis: 30-bit keys
 #define KL_PS_MAX_DEPTH 10
-#define KL_PS_LEAF_BUCKET 32 ///< an octant holding this many points or fewer is a leaf
+/// An octant holding this many points or fewer is a leaf. The thesis's 32 was for leaves tested
+/// point by point; a leaf's entries hold 8-10 triangles at 256, and a search then takes fewer node
+/// steps for a few more entry tests (docs/pointshell.md: E1a's longest warp 148 -> 101 steps).
+#define KL_PS_LEAF_BUCKET 256
 #define KL_PS_RECENT 16		 ///< triangles a query item remembers having emitted
 
 /// Counts the steps of a search (`node`, `entry`, `emit`) where a translation unit defines it before

@@ -1,5 +1,5 @@
 // Kollide narrowphase — one Morton octree per conglomerate over its triangles' samples: 30-bit keys,
-// points sorted by key, nodes breadth first with children contiguous, a bucket of 32 or depth 10;
+// points sorted by key, nodes breadth first with children contiguous, a bucket of 256 or depth 10;
 // each leaf lists its triangles as entries (pointshell_kernels.h).
 // SPDX-License-Identifier: MIT
 #include "pointshell_build.h"
