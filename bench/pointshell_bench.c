@@ -452,11 +452,17 @@ static void describe_models(const scene* s)
 		}
 		kl_pointshell_memory m = kl_pointshell_memory_of(b->shell);
 		int n = b->mesh.triangle_count;
+		int leaves = 0;
+		for (int k = 0; k < b->shell->node_count; ++k)
+		{
+			leaves += b->shell->nodes[k].child_count == 0;
+		}
 		printf("%-4s model: %d triangles, %d conglomerates (%.0f per), %u samples (%.1f per triangle), %d nodes, "
-			   "spacing %.2f mm, coverage %.2f mm; bytes per triangle: shells %.1f, octrees %.1f, conglomerates "
-			   "%.1f; build %.1f ms (point shell)\n",
+			   "%.1f triangles per leaf, spacing %.2f mm, coverage %.2f mm; bytes per triangle: shells %.1f, octrees "
+			   "%.1f, conglomerates %.1f; build %.1f ms (point shell)\n",
 			   s->name, n, b->shell->cong_count, (double)n / b->shell->cong_count, b->shell->point_count,
-			   (double)b->shell->point_count / n, b->shell->node_count, 1e3 * b->shell->spacing,
+			   (double)b->shell->point_count / n, b->shell->node_count,
+			   (double)b->shell->entry_count / (leaves > 0 ? leaves : 1), 1e3 * b->shell->spacing,
 			   1e3 * b->shell->coverage, (double)m.shells / n, (double)m.octrees / n, (double)m.conglomerates / n,
 			   b->build_ms);
 	}

@@ -29,7 +29,7 @@
 #define KL_PS_MORTON_BITS 10 ///< per axis: 30-bit keys
 #define KL_PS_MAX_DEPTH 10
 /// An octant holding this many points or fewer is a leaf. The thesis's 32 was for leaves tested
-/// point by point; a leaf's entries hold 8-10 triangles at 256, and a search then takes fewer node
+/// point by point; a leaf's entries hold 7-10 triangles at 256, and a search then takes fewer node
 /// steps for a few more entry tests (docs/pointshell.md: E1a's longest warp 148 -> 101 steps).
 #define KL_PS_LEAF_BUCKET 256
 #define KL_PS_RECENT 16		 ///< triangles a query item remembers having emitted
