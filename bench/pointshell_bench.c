@@ -8,7 +8,8 @@
 // Per scene and backend: per-stage milliseconds (median, mean, max) and the first iteration's counts
 // (the same pose for every backend) of the point-shell search on CPU
 // threads and on the GPU (when one is present), and the SIMD k-DOP BVH's within-margin query for the
-// same pairs; both give the triangle pairs within the alarm distance, and the run checks that they agree.
+// same pairs; both give the triangle pairs within the alarm distance, and the run checks that they agree
+// (and that the GPU's keys are the CPU's), exiting with 1 when they do not.
 // With --warp-model it also runs the first iteration's GPU items on the CPU, 32 to a warp, and prints
 // their search steps (pointshell_warp_model.h): a figure for the GPU's search without a GPU.
 // Usage: kollide-pointshell-bench [--scene E1a|E1b|E2|E3|E4] [--iterations N] [--cpu-iterations N]
@@ -496,7 +497,9 @@ static void print_warp_model(const scene* s)
 
 static int s_gpu_variant;
 
-static void run_scene(const char* name, int iterations, int cpu_iterations, int threads, bool gpu, bool warp_model)
+/// Runs one scene; returns how many iterations disagreed (BVH against point shells on the CPU, GPU
+/// against CPU keys).
+static int run_scene(const char* name, int iterations, int cpu_iterations, int threads, bool gpu, bool warp_model)
 {
 	scene s;
 	build_scene(name, &s);
@@ -589,6 +592,7 @@ static void run_scene(const char* name, int iterations, int cpu_iterations, int 
 	{
 		free_body(s.bodies[i]);
 	}
+	return disagreements + gpu_mismatches;
 }
 
 int main(int argc, char** argv)
@@ -658,12 +662,18 @@ int main(int argc, char** argv)
 	printf("# point-shell vs SIMD BVH, alarm %.1f mm, stage ms as median/mean/max; GPU %s\n", 1e3 * ALARM,
 		   gpu ? "present" : "absent (CPU figures only)");
 	const char* scenes[] = {"E1a", "E1b", "E2", "E3", "E4"};
+	int disagreed = 0;
 	for (int i = 0; i < 5; ++i)
 	{
 		if (only == NULL || strcmp(only, scenes[i]) == 0)
 		{
-			run_scene(scenes[i], iterations, cpu_iterations, threads, gpu, warp_model);
+			disagreed += run_scene(scenes[i], iterations, cpu_iterations, threads, gpu, warp_model);
 		}
+	}
+	if (disagreed > 0)
+	{
+		fprintf(stderr, "kollide-pointshell-bench: %d iterations disagreed (see the check lines)\n", disagreed);
+		return 1;
 	}
 	return 0;
 }

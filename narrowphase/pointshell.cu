@@ -219,7 +219,7 @@ const resident* resident_of(const kl_pointshell* m)
 // whose forced pairs stop most searches at the root, lost a half.) With block_filter, a block's
 // threads first offer their keys to a set of the block's in shared memory; with fused, the thread
 // that inserts a key runs the triangle stage on it. Both are template arguments, so that a kernel
-// without them carries none of their code (the fused stage takes the registers from 50 to 83).
+// without them carries none of their code (the fused stage takes the registers from 55 to 93).
 template <bool fused, bool block_filter>
 __global__ void query_kernel(const kl_ps_model_view* views, const kl_ps_work* works, int work_count, int sample_count,
 							 kl_ps_emitter out, uint32_t* raw, kl_ps_triangle_stage stage)
@@ -357,8 +357,10 @@ uint64_t* downloaded_keys()
 	return reinterpret_cast<uint64_t*>(static_cast<uint32_t*>(s_work.download.data) + counter_total);
 }
 
-/// One pass of the device stages at the workspace's capacity: the counters come back in download,
-/// with the first of the kept keys (as many as the last search kept, and some).
+/// One pass of the device stages at the workspace's capacity: the search, then the triangle stage
+/// (or, fused, the search alone, testing each new key as it inserts it); the counters come back in
+/// download, with the first of the kept keys (as many as the last search kept, and some). Fused,
+/// the stage times put the triangle tests in the search's.
 bool search_pass(const kl_ps_batch* batch, const upload_layout& l, uint32_t prefetch)
 {
 	cudaStream_t stream = s_work.stream;
@@ -456,8 +458,8 @@ bool sort_on_device(int pair_count, kl_ps_stats* stats)
 	return ok;
 }
 
-/// The device stages: one upload, the search with its set, the triangle stage, one synchronisation
-/// (again with larger lists when they overflowed); false on any CUDA error.
+/// The device stages: one upload, the search with its set, the triangle stage (search_pass), one
+/// synchronisation (again with a larger set and lists when they overflowed); false on any CUDA error.
 bool search_locked(const kl_ps_batch* batch, const kl_ps_pair_query* pairs, int pair_count, const float* alarm,
 				   uint32_t* kept_out, kl_ps_stats* stats)
 {
@@ -494,7 +496,9 @@ bool search_locked(const kl_ps_batch* batch, const kl_ps_pair_query* pairs, int 
 		{
 			return false;
 		}
-		uint64_t need = listed + listed / 4ull;
+		// The set holds every new key, the lists the new (or, fused, the kept) ones: grow for the more.
+		uint32_t most = listed > counters[counter_unique] ? listed : counters[counter_unique];
+		uint64_t need = most + most / 4ull;
 		need = need > 2ull * s_work.capacity ? need : 2ull * s_work.capacity;
 		if (need > (1u << 30))
 		{

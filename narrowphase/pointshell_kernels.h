@@ -24,6 +24,8 @@
 
 #include "pointshell_geometry.h"
 
+#include <string.h>
+
 #define KL_PS_GRID 16		 ///< samples per grid axis at most (16 × 16 = 4 × 64 bits)
 #define KL_PS_EDGE_SAMPLES 16 ///< samples per edge at most, the first at its start vertex
 #define KL_PS_MORTON_BITS 10 ///< per axis: 30-bit keys
@@ -77,7 +79,7 @@ typedef struct kl_ps_node
 
 /// One triangle's samples in one leaf: the sphere that holds them and the triangle's coverage. The
 /// thesis's leaf "stores its faces" (seed-004 §3.3); a search tests a leaf's few entries, not its
-/// up to 32 points (a leaf holds the samples of 3.6 triangles on average in E1).
+/// up to 256 points (a leaf holds the samples of 7-10 triangles on average in E1-E4).
 typedef struct kl_ps_entry
 {
 	kl_ps_f3 center;
@@ -325,13 +327,10 @@ KL_HD static inline uint32_t kl_ps_point_key(kl_ps_f3 p, kl_ps_f3 root_min, floa
 /// division by 2^depth gives, without a division per node).
 KL_HD static inline float kl_ps_node_edge(const kl_ps_conglomerate* c, const kl_ps_node* n)
 {
-	union
-	{
-		uint32_t bits;
-		float value;
-	} half_power;
-	half_power.bits = (uint32_t)(127 - n->depth) << 23;
-	return c->root_edge * half_power.value;
+	uint32_t bits = (uint32_t)(127 - n->depth) << 23;
+	float half_power;
+	memcpy(&half_power, &bits, sizeof(half_power));
+	return c->root_edge * half_power;
 }
 
 /// Squared distance from p to the box of an octree node.
@@ -504,13 +503,44 @@ KL_HD static inline void kl_ps_recent_add(kl_ps_recent* r, int32_t tri)
 	r->next = (r->next + 1) % KL_PS_RECENT;
 }
 
-/// Whether p lies within sqrt(near2) of triangle `tri` of model q (q's frame).
+/// Whether p lies within sqrt(near2) of triangle t, never reading it farther than it is by more than
+/// rounding. Ericson's regions (kl_ps_closest_on_triangle) decide on a triangle of fair shape. On a
+/// thin one (a height under 3 % of its longest edge) they can be wrong in float and read it far too
+/// distant (half its length, at a height of 1e-7 of it); there the longest edge decides, within the
+/// height: every point of a triangle lies within its height of its longest edge. test_pointshell
+/// checks thin and fair triangles against a distance in double.
+KL_HD static inline bool kl_ps_point_near(const kl_ps_f3 t[3], kl_ps_f3 p, float near2)
+{
+	kl_ps_f3 d = kl_ps_sub(kl_ps_closest_on_triangle(p, t), p);
+	if (kl_ps_dot(d, d) <= near2)
+	{
+		return true;
+	}
+	int longest = 0;
+	float l2 = 0.0f;
+	for (int k = 0; k < 3; ++k)
+	{
+		kl_ps_f3 e = kl_ps_sub(t[(k + 1) % 3], t[k]);
+		longest = kl_ps_dot(e, e) > l2 ? k : longest;
+		l2 = kl_ps_dot(e, e) > l2 ? kl_ps_dot(e, e) : l2;
+	}
+	kl_ps_f3 n = kl_ps_cross(kl_ps_sub(t[1], t[0]), kl_ps_sub(t[2], t[0]));
+	float n2 = kl_ps_dot(n, n);
+	if (!(n2 < 9e-4f * l2 * l2))
+	{
+		return false; // fair: the regions hold
+	}
+	float height = sqrtf(n2 / l2) * 1.01f + 1e-5f * sqrtf(l2); // rounded up
+	float reach = sqrtf(near2) + height;
+	return kl_ps_segment_distance2(p, p, t[longest], t[(longest + 1) % 3]) <= reach * reach;
+}
+
+/// kl_ps_point_near for triangle `tri` of model q (q's frame).
 KL_HD static inline bool kl_ps_point_near_triangle(const kl_ps_model_view* q, int32_t tri, kl_ps_f3 p, float near2)
 {
 	kl_ps_f3 t[3];
 	kl_ps_triangle(q, tri, t);
-	kl_ps_f3 d = kl_ps_sub(kl_ps_closest_on_triangle(p, t), p);
-	return kl_ps_dot(d, d) <= near2;
+	return kl_ps_point_near(t, p, near2);
 }
 
 /// The triangles of conglomerate c within p_reach of p (q's frame), found through the leaves within
@@ -522,7 +552,8 @@ KL_HD static inline int kl_ps_octree_near(const kl_ps_model_view* q, const kl_ps
 {
 	float bound = p_reach + w->q_factor * c->coverage;
 	float bound2 = bound * bound;
-	float near = p_reach + 1e-5f * c->root_edge; // with slack for the rounding of the closest point
+	// With slack for the rounding of the closest point, which grows with the coordinates' size.
+	float near = p_reach + 1e-4f * (c->root_edge + fabsf(c->root_min.x) + fabsf(c->root_min.y) + fabsf(c->root_min.z));
 	float near2 = near * near;
 	int emitted = 0;
 	for (int32_t index = c->node_begin; index >= 0;)

@@ -736,6 +736,107 @@ static void test_box_overlap_matches_direct(void** state)
 	assert_true(decided > 19000 && apart > 4000 && apart < decided - 4000); // both answers well represented
 }
 
+/// Distance from p to segment ab, in double.
+static double segment_distance_d(const double p[3], const double a[3], const double b[3])
+{
+	double ab[3], t = 0.0, l = 0.0, d = 0.0;
+	for (int k = 0; k < 3; ++k)
+	{
+		ab[k] = b[k] - a[k];
+		t += ab[k] * (p[k] - a[k]);
+		l += ab[k] * ab[k];
+	}
+	t = l > 0.0 ? fmin(fmax(t / l, 0.0), 1.0) : 0.0;
+	for (int k = 0; k < 3; ++k)
+	{
+		double x = a[k] + t * ab[k] - p[k];
+		d += x * x;
+	}
+	return sqrt(d);
+}
+
+/// Distance from p to triangle t, in double: the nearest edge, or the plane where p projects inside.
+static double triangle_distance_d(const double p[3], const double t[3][3])
+{
+	double e1[3], e2[3];
+	for (int k = 0; k < 3; ++k)
+	{
+		e1[k] = t[1][k] - t[0][k];
+		e2[k] = t[2][k] - t[0][k];
+	}
+	double n[3] = {e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0]};
+	double best = 1e300;
+	bool inside = true;
+	for (int j = 0; j < 3; ++j)
+	{
+		const double* a = t[j];
+		const double* b = t[(j + 1) % 3];
+		best = fmin(best, segment_distance_d(p, a, b));
+		double ab[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]}, ap[3] = {p[0] - a[0], p[1] - a[1], p[2] - a[2]};
+		double c[3] = {ab[1] * ap[2] - ab[2] * ap[1], ab[2] * ap[0] - ab[0] * ap[2], ab[0] * ap[1] - ab[1] * ap[0]};
+		inside = inside && c[0] * n[0] + c[1] * n[1] + c[2] * n[2] >= 0.0;
+	}
+	double nn = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+	if (inside && nn > 0.0)
+	{
+		best = fmin(best, fabs((p[0] - t[0][0]) * n[0] + (p[1] - t[0][1]) * n[1] + (p[2] - t[0][2]) * n[2]) / nn);
+	}
+	return best;
+}
+
+/// The sample-to-triangle test of the search never reads a triangle farther than it is by more than
+/// the search's slack: thin triangles (heights of 1e-7 to 1e-2 of their length, where Ericson's
+/// regions alone read up to half the length too far) and fair ones, near the origin and far from it,
+/// with points around them; each is asked at exactly its distance (in double) plus the slack.
+static void test_point_near_triangle(void** state)
+{
+	(void)state;
+	uint32_t seed = 17u;
+	for (int i = 0; i < 300000; ++i)
+	{
+		double offset = (i % 4 == 3) ? 10.0 : 0.0;
+		double height = exp(log(1e-7) * random_unit(&seed));
+		double a[3], b[3], r[3], d[3], l2 = 0.0, rd = 0.0, rn = 0.0;
+		for (int k = 0; k < 3; ++k)
+		{
+			a[k] = random_unit(&seed) - 0.5 + offset;
+			b[k] = random_unit(&seed) - 0.5 + offset;
+			r[k] = random_unit(&seed) - 0.5;
+			d[k] = b[k] - a[k];
+			l2 += d[k] * d[k];
+			rd += r[k] * d[k];
+		}
+		for (int k = 0; k < 3; ++k)
+		{
+			r[k] -= rd / l2 * d[k];
+			rn += r[k] * r[k];
+		}
+		double along = random_unit(&seed), length = sqrt(l2);
+		double td[3][3], pd[3];
+		kl_ps_f3 t[3];
+		for (int k = 0; k < 3; ++k)
+		{
+			td[0][k] = (float)a[k];
+			td[1][k] = (float)b[k];
+			td[2][k] = (float)(a[k] + along * d[k] + height * length * r[k] / sqrt(rn));
+		}
+		// A point of the triangle, moved by up to a tenth of its length.
+		double u = random_unit(&seed), v = random_unit(&seed) * (1.0 - u);
+		for (int k = 0; k < 3; ++k)
+		{
+			pd[k] = (float)(td[0][k] + u * (td[1][k] - td[0][k]) + v * (td[2][k] - td[0][k]) +
+							0.1 * length * (random_unit(&seed) - 0.5));
+		}
+		for (int j = 0; j < 3; ++j)
+		{
+			t[j] = kl_ps_make((float)td[j][0], (float)td[j][1], (float)td[j][2]);
+		}
+		// The kernel's slack: 1e-4 of the octree cube's edge plus its corner's coordinates.
+		float reach = (float)triangle_distance_d(pd, td) + 1e-4f * (float)(length + 3.0 * offset);
+		assert_true(kl_ps_point_near(t, kl_ps_make((float)pd[0], (float)pd[1], (float)pd[2]), reach * reach));
+	}
+}
+
 /// The GPU's decomposition (an item per sample) run on the CPU finds exactly the keys of the CPU's
 /// (an item per triangle), so the GPU's algorithm is checked where there is no GPU.
 static void test_sample_items_equal_triangle_items(void** state)
@@ -1255,7 +1356,9 @@ static void test_gpu_matches_cpu(void** state)
 		}
 		assert_int_equal(kl_ps_search_cpu(same, many, false, NULL, 1, &cpu, &sc), KL_OK);
 		assert_true(round == 0 ? cpu.key_count > 8192u && cpu.key_count <= 16384u : cpu.key_count > 16384u);
-		for (int variant = 0; variant < KL_PS_GPU_VARIANTS; ++variant)
+		// The fused variants first: the device's lists are then still those of the smaller searches,
+		// so that they too must grow them (for the new keys, though they list only the kept ones).
+		for (int variant = KL_PS_GPU_VARIANTS - 1; variant >= 0; --variant)
 		{
 			gpu.gpu_variant = variant;
 			assert_int_equal(kl_ps_search_gpu(same, many, false, &gpu, &sg), KL_OK);
@@ -1283,6 +1386,7 @@ int main(void)
 		cmocka_unit_test(test_surface_grouping),
 		cmocka_unit_test(test_forced_equals_culled),
 		cmocka_unit_test(test_box_overlap_matches_direct),
+		cmocka_unit_test(test_point_near_triangle),
 		cmocka_unit_test(test_batch_of_pairs),
 		cmocka_unit_test(test_sample_items_equal_triangle_items),
 		cmocka_unit_test(test_bad_input),
