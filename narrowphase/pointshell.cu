@@ -497,7 +497,9 @@ bool search_locked(const kl_ps_batch* batch, const kl_ps_pair_query* pairs, int 
 			return false;
 		}
 		// The set holds every new key, the lists the new (or, fused, the kept) ones: grow for the more.
+		// After the set overflowed the new keys were not all counted; the keys offered bound them.
 		uint32_t most = listed > counters[counter_unique] ? listed : counters[counter_unique];
+		most = counters[counter_overflow] != 0 && counters[counter_raw] > most ? counters[counter_raw] : most;
 		uint64_t need = most + most / 4ull;
 		need = need > 2ull * s_work.capacity ? need : 2ull * s_work.capacity;
 		if (need > (1u << 30))

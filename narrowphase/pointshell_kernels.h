@@ -506,15 +506,15 @@ KL_HD static inline void kl_ps_recent_add(kl_ps_recent* r, int32_t tri)
 /// Whether p lies within sqrt(near2) of triangle t, never reading it farther than it is by more than
 /// rounding. Ericson's regions (kl_ps_closest_on_triangle) decide on a triangle of fair shape. On a
 /// thin one (a height under 3 % of its longest edge) they can be wrong in float and read it far too
-/// distant (half its length, at a height of 1e-7 of it); there the longest edge decides, within the
+/// distant (by most of its length, at a height of 1e-7 of it); there the longest edge decides, within the
 /// height: every point of a triangle lies within its height of its longest edge. test_pointshell
 /// checks thin and fair triangles against a distance in double.
 KL_HD static inline bool kl_ps_point_near(const kl_ps_f3 t[3], kl_ps_f3 p, float near2)
 {
 	kl_ps_f3 d = kl_ps_sub(kl_ps_closest_on_triangle(p, t), p);
-	if (kl_ps_dot(d, d) <= near2)
+	if (!(kl_ps_dot(d, d) > near2))
 	{
-		return true;
+		return true; // near, or not a number (a degenerate triangle): kept, the triangle stage decides
 	}
 	int longest = 0;
 	float l2 = 0.0f;
@@ -526,7 +526,7 @@ KL_HD static inline bool kl_ps_point_near(const kl_ps_f3 t[3], kl_ps_f3 p, float
 	}
 	kl_ps_f3 n = kl_ps_cross(kl_ps_sub(t[1], t[0]), kl_ps_sub(t[2], t[0]));
 	float n2 = kl_ps_dot(n, n);
-	if (!(n2 < 9e-4f * l2 * l2))
+	if (!(n2 <= 9e-4f * l2 * l2)) // <=: a tiny triangle whose l2 * l2 underflows counts as thin
 	{
 		return false; // fair: the regions hold
 	}

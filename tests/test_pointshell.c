@@ -900,9 +900,9 @@ static double triangle_distance_d(const double p[3], const double t[3][3])
 }
 
 /// The sample-to-triangle test of the search never reads a triangle farther than it is by more than
-/// the search's slack: thin triangles (heights of 1e-7 to 1e-2 of their length, where Ericson's
-/// regions alone read up to half the length too far) and fair ones, near the origin and far from it,
-/// with points around them; each is asked at exactly its distance (in double) plus the slack.
+/// the search's slack: triangles 1e-7 to 1 times as high as long (the thin ones, where Ericson's
+/// regions alone read up to most of the length too far, and fair ones), near the origin and far from
+/// it, with points around them; each is asked at exactly its distance (in double) plus the slack.
 static void test_point_near_triangle(void** state)
 {
 	(void)state;
@@ -1471,10 +1471,14 @@ static void test_gpu_matches_cpu(void** state)
 		}
 		assert_int_equal(kl_ps_search_cpu(same, many, false, NULL, 1, &cpu, &sc), KL_OK);
 		assert_true(round == 0 ? cpu.key_count > 8192u && cpu.key_count <= 16384u : cpu.key_count > 16384u);
-		// The fused variants first: the device's lists are then still those of the smaller searches,
-		// so that they too must grow them (for the new keys, though they list only the kept ones).
-		for (int variant = KL_PS_GPU_VARIANTS - 1; variant >= 0; --variant)
+		// A fused variant first: the device's lists are then still those of the smaller searches, so
+		// that it too must grow them (for the new keys, though it lists only the kept ones).
+		const int order[KL_PS_GPU_VARIANTS] = {KL_PS_GPU_FUSED_TRIANGLES | KL_PS_GPU_BLOCK_FILTER,
+											   KL_PS_GPU_FUSED_TRIANGLES, KL_PS_GPU_BLOCK_FILTER,
+											   KL_PS_GPU_TWO_KERNELS};
+		for (int v = 0; v < KL_PS_GPU_VARIANTS; ++v)
 		{
+			int variant = order[v];
 			gpu.gpu_variant = variant;
 			assert_int_equal(kl_ps_search_gpu(same, many, false, &gpu, &sg), KL_OK);
 			printf("  %d identical pairs, GPU variant %d: CPU %u pairs, GPU %u pairs\n", many, variant, cpu.key_count,
