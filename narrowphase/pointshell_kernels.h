@@ -521,8 +521,9 @@ KL_HD static inline bool kl_ps_point_near(const kl_ps_f3 t[3], kl_ps_f3 p, float
 	for (int k = 0; k < 3; ++k)
 	{
 		kl_ps_f3 e = kl_ps_sub(t[(k + 1) % 3], t[k]);
-		longest = kl_ps_dot(e, e) > l2 ? k : longest;
-		l2 = kl_ps_dot(e, e) > l2 ? kl_ps_dot(e, e) : l2;
+		float e2 = kl_ps_dot(e, e);
+		longest = e2 > l2 ? k : longest;
+		l2 = e2 > l2 ? e2 : l2;
 	}
 	kl_ps_f3 n = kl_ps_cross(kl_ps_sub(t[1], t[0]), kl_ps_sub(t[2], t[0]));
 	float n2 = kl_ps_dot(n, n);

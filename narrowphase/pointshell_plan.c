@@ -172,7 +172,9 @@ static bool add_work(kl_ps_batch* b, int pair, const kl_ps_body* p, int p_model,
 	// measured in q's unscaled frame; a little slack for the float transforms.
 	w->p_factor = p->max_scale / q->min_scale * 1.0001f;
 	w->q_factor = q->max_scale / q->min_scale * 1.0001f;
-	w->reach = margin / q->min_scale * 1.0001f + 1e-6f * qc->root_edge;
+	// The slack grows with the size of the coordinates the searches round, not only the cube's.
+	w->reach = margin / q->min_scale * 1.0001f +
+			   1e-6f * (qc->root_edge + fabsf(qc->root_min.x) + fabsf(qc->root_min.y) + fabsf(qc->root_min.z));
 	if ((long long)b->sample_count + pc->point_count > INT32_MAX)
 	{
 		kl_fail(KL_ERR_LIMIT, "point shell: more than %d samples in one search", INT32_MAX);

@@ -5,6 +5,7 @@
 #include "kl_test.h"
 
 #include "../tools/meshgen/meshgen.h"
+#include "dvec3.h"
 #include "mesh.h"
 #include "pointshell.h"
 #include "tri_adjacency.h"
@@ -852,51 +853,29 @@ static void test_box_overlap_matches_direct(void** state)
 }
 
 /// Distance from p to segment ab, in double.
-static double segment_distance_d(const double p[3], const double a[3], const double b[3])
+static double segment_distance_d(kl_d3 p, kl_d3 a, kl_d3 b)
 {
-	double ab[3], t = 0.0, l = 0.0, d = 0.0;
-	for (int k = 0; k < 3; ++k)
-	{
-		ab[k] = b[k] - a[k];
-		t += ab[k] * (p[k] - a[k]);
-		l += ab[k] * ab[k];
-	}
-	t = l > 0.0 ? fmin(fmax(t / l, 0.0), 1.0) : 0.0;
-	for (int k = 0; k < 3; ++k)
-	{
-		double x = a[k] + t * ab[k] - p[k];
-		d += x * x;
-	}
-	return sqrt(d);
+	kl_d3 ab = kl_d3_sub(b, a);
+	double l = kl_d3_dot(ab, ab);
+	double t = l > 0.0 ? fmin(fmax(kl_d3_dot(ab, kl_d3_sub(p, a)) / l, 0.0), 1.0) : 0.0;
+	kl_d3 x = kl_d3_sub(kl_d3_add(a, kl_d3_scale(ab, t)), p);
+	return sqrt(kl_d3_dot(x, x));
 }
 
 /// Distance from p to triangle t, in double: the nearest edge, or the plane where p projects inside.
-static double triangle_distance_d(const double p[3], const double t[3][3])
+static double triangle_distance_d(kl_d3 p, const kl_d3 t[3])
 {
-	double e1[3], e2[3];
-	for (int k = 0; k < 3; ++k)
-	{
-		e1[k] = t[1][k] - t[0][k];
-		e2[k] = t[2][k] - t[0][k];
-	}
-	double n[3] = {e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0]};
+	kl_d3 n = kl_d3_cross(kl_d3_sub(t[1], t[0]), kl_d3_sub(t[2], t[0]));
 	double best = 1e300;
 	bool inside = true;
 	for (int j = 0; j < 3; ++j)
 	{
-		const double* a = t[j];
-		const double* b = t[(j + 1) % 3];
+		kl_d3 a = t[j], b = t[(j + 1) % 3];
 		best = fmin(best, segment_distance_d(p, a, b));
-		double ab[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]}, ap[3] = {p[0] - a[0], p[1] - a[1], p[2] - a[2]};
-		double c[3] = {ab[1] * ap[2] - ab[2] * ap[1], ab[2] * ap[0] - ab[0] * ap[2], ab[0] * ap[1] - ab[1] * ap[0]};
-		inside = inside && c[0] * n[0] + c[1] * n[1] + c[2] * n[2] >= 0.0;
+		inside = inside && kl_d3_dot(kl_d3_cross(kl_d3_sub(b, a), kl_d3_sub(p, a)), n) >= 0.0;
 	}
-	double nn = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
-	if (inside && nn > 0.0)
-	{
-		best = fmin(best, fabs((p[0] - t[0][0]) * n[0] + (p[1] - t[0][1]) * n[1] + (p[2] - t[0][2]) * n[2]) / nn);
-	}
-	return best;
+	double nn = sqrt(kl_d3_dot(n, n));
+	return inside && nn > 0.0 ? fmin(best, fabs(kl_d3_dot(kl_d3_sub(p, t[0]), n)) / nn) : best;
 }
 
 /// The sample-to-triangle test of the search never reads a triangle farther than it is by more than
@@ -928,7 +907,6 @@ static void test_point_near_triangle(void** state)
 		}
 		double along = random_unit(&seed), length = sqrt(l2);
 		double td[3][3], pd[3];
-		kl_ps_f3 t[3];
 		for (int k = 0; k < 3; ++k)
 		{
 			td[0][k] = (float)a[k];
@@ -942,12 +920,16 @@ static void test_point_near_triangle(void** state)
 			pd[k] = (float)(td[0][k] + u * (td[1][k] - td[0][k]) + v * (td[2][k] - td[0][k]) +
 							0.1 * length * (random_unit(&seed) - 0.5));
 		}
+		kl_ps_f3 t[3];
+		kl_d3 tt[3];
 		for (int j = 0; j < 3; ++j)
 		{
 			t[j] = kl_ps_make((float)td[j][0], (float)td[j][1], (float)td[j][2]);
+			tt[j] = kl_d3_make(td[j][0], td[j][1], td[j][2]);
 		}
 		// The kernel's slack: 1e-4 of the octree cube's edge plus its corner's coordinates.
-		float reach = (float)triangle_distance_d(pd, td) + 1e-4f * (float)(length + 3.0 * offset);
+		float reach = (float)triangle_distance_d(kl_d3_make(pd[0], pd[1], pd[2]), tt) +
+					  1e-4f * (float)(length + 3.0 * offset);
 		assert_true(kl_ps_point_near(t, kl_ps_make((float)pd[0], (float)pd[1], (float)pd[2]), reach * reach));
 	}
 }
