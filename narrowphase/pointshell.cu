@@ -253,11 +253,13 @@ __global__ void query_kernel(const kl_ps_model_view* views, const kl_ps_work* wo
 }
 
 // The triangle stage over the unique keys, whose count only the device knows: a grid-stride loop
-// over a grid sized for the list's capacity. The kept keys are appended.
+// over a grid sized for the list's capacity. The kept keys are appended. A search whose set or list
+// overflowed is run again, so its keys are not tested.
 __global__ void triangle_kernel(kl_ps_triangle_stage stage, const uint64_t* unique, uint32_t capacity,
 								uint32_t* counters, uint64_t* kept)
 {
-	uint32_t n = counters[counter_unique] < capacity ? counters[counter_unique] : capacity;
+	bool again = counters[counter_overflow] != 0u || counters[counter_unique] > capacity;
+	uint32_t n = again ? 0u : counters[counter_unique];
 	for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
 	{
 		uint64_t key = unique[i];
@@ -485,10 +487,14 @@ bool search_locked(const kl_ps_batch* batch, const kl_ps_pair_query* pairs, int 
 		prefetch = 4096 + s_work.kept + s_work.kept / 2;
 		prefetch = prefetch < kSortOnDeviceFrom ? prefetch : kSortOnDeviceFrom;
 		ok = reserve_lists(s_work.capacity) && search_pass(batch, l, prefetch);
+		if (!ok)
+		{
+			break; // the counters may not have come back (or their buffer is gone)
+		}
 		counters = static_cast<const uint32_t*>(s_work.download.data);
 		// The list that must have fit: the new keys, or (fused) only the kept ones.
 		uint32_t listed = counters[(batch->gpu_variant & KL_PS_GPU_FUSED_TRIANGLES) != 0 ? counter_kept : counter_unique];
-		if (!ok || (listed <= s_work.capacity && counters[counter_overflow] == 0))
+		if (listed <= s_work.capacity && counters[counter_overflow] == 0)
 		{
 			break;
 		}
@@ -511,6 +517,13 @@ bool search_locked(const kl_ps_batch* batch, const kl_ps_pair_query* pairs, int 
 	if (!ok)
 	{
 		return false;
+	}
+	// Fused, only the kept keys must fit the lists, and the set can fill past half of its slots
+	// without overflowing: the next call grows it as for the new keys, as the two kernels do, so
+	// that the variants are timed on sets equally full.
+	if (counters[counter_unique] > s_work.capacity)
+	{
+		s_work.capacity = counters[counter_unique] + counters[counter_unique] / 4u;
 	}
 	s_work.kept = counters[counter_kept];
 	s_work.downloaded = s_work.kept < prefetch ? s_work.kept : prefetch;

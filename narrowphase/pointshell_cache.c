@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#define KL_PS_CACHE_VERSION 5u // 2: measured coverage; 3: leaf entries; 4: skip links; 5: leaves of 256; older: rebuilt
+#define KL_PS_CACHE_VERSION 6u // 2: measured coverage; 3: leaf entries; 4: skip links; 5: leaves of 256; 6: cells; older: rebuilt
 #define KL_PS_CACHE_BOM 0x01020304u
 
 typedef struct cache_header
@@ -134,15 +134,33 @@ kl_result kl_pointshell_save(const char* path, const kl_pointshell* model, const
 	return KL_OK;
 }
 
+/// Whether a child's cube is one of its parent's octants (kl_ps_cell_child), one level down. From
+/// the root's cell 0 at depth 0, every cube then lies in the conglomerate's.
+static bool child_cell_ok(const kl_ps_node* parent, const kl_ps_node* child)
+{
+	if (child->depth != parent->depth + 1 || (child->cell >> (3 * KL_PS_MORTON_BITS)) != 0u)
+	{
+		return false;
+	}
+	for (int axis = 0; axis < 3; ++axis)
+	{
+		if (kl_ps_cell_axis(child->cell, axis) >> 1 != kl_ps_cell_axis(parent->cell, axis))
+		{
+			return false;
+		}
+	}
+	return true;
+}
+
 /// Whether nodes [root, root + count) are a tree as the build lays it out, breadth first: the inner
 /// nodes' children, in the order of their parents, are the nodes after the root, each once and
-/// each after its parent; and
-/// every skip link is the one a depth-first walk needs (kl_ps_node.skip). Then every walk, pruned
-/// or not, moves forward in depth-first order and ends.
+/// each after its parent; every skip link is the one a depth-first walk needs (kl_ps_node.skip);
+/// and each node's cube is an octant of its parent's. Then every walk, pruned or not, moves forward
+/// in depth-first order and ends, and prunes by the cubes that hold the points.
 static bool tree_ok(const kl_ps_node* nodes, int root, int count)
 {
 	int next = root + 1;
-	if (nodes[root].skip != -1)
+	if (nodes[root].skip != -1 || nodes[root].depth != 0 || nodes[root].cell != 0u)
 	{
 		return false;
 	}
@@ -160,7 +178,9 @@ static bool tree_ok(const kl_ps_node* nodes, int root, int count)
 		next += node->child_count;
 		for (int k = 0; k < node->child_count; ++k)
 		{
-			if (nodes[node->first_child + k].skip != (k + 1 < node->child_count ? node->first_child + k + 1 : node->skip))
+			const kl_ps_node* child = nodes + node->first_child + k;
+			if (child->skip != (k + 1 < node->child_count ? node->first_child + k + 1 : node->skip) ||
+				!child_cell_ok(node, child))
 			{
 				return false;
 			}

@@ -34,7 +34,6 @@
 /// point by point; a leaf's entries hold 7-10 triangles at 256, and a search then takes fewer node
 /// steps for a few more entry tests (docs/pointshell.md: E1a's longest warp 148 -> 101 steps).
 #define KL_PS_LEAF_BUCKET 256
-#define KL_PS_RECENT 16		 ///< triangles a query item remembers having emitted
 
 /// Counts the steps of a search (`node`, `entry`, `emit`) where a translation unit defines it before
 /// including this header (bench/pointshell_warp_model.c models a GPU's warps on the CPU); a no-op
@@ -61,15 +60,16 @@ typedef struct kl_ps_point
 /// its children contiguous from first_child (child_count 0: a leaf), the node a depth-first walk
 /// goes to when it skips this one's subtree (its next sibling, or the next sibling of its nearest
 /// ancestor that has one; -1 at the end: a walk needs no stack), a leaf's entries
-/// [entry_begin, entry_end) (empty in inner nodes), its key (3 bits per level, z y x from high to
-/// low) and depth.
+/// [entry_begin, entry_end) (empty in inner nodes), its cube's cell (kl_ps_cell: the corner in
+/// units of its edge, decoded in three shifts where a Morton key took 36 operations per test) and
+/// depth.
 typedef struct kl_ps_node
 {
 	uint32_t begin;
 	uint32_t end;
 	int32_t first_child;
 	int32_t skip;
-	uint32_t key;
+	uint32_t cell;
 	uint32_t entry_begin;
 	uint32_t entry_end;
 	uint8_t depth;
@@ -292,17 +292,6 @@ KL_HD static inline uint32_t kl_ps_spread_bits(uint32_t x)
 	return x;
 }
 
-/// The inverse of kl_ps_spread_bits.
-KL_HD static inline uint32_t kl_ps_compact_bits(uint32_t x)
-{
-	x &= 0x09249249u;
-	x = (x | (x >> 2)) & 0x030c30c3u;
-	x = (x | (x >> 4)) & 0x0300f00fu;
-	x = (x | (x >> 8)) & 0x030000ffu;
-	x = (x | (x >> 16)) & 0x3ffu;
-	return x;
-}
-
 /// 30-bit Morton key of integer cell coordinates (Algorithm 12: z high, x low).
 KL_HD static inline uint32_t kl_ps_morton(uint32_t ix, uint32_t iy, uint32_t iz)
 {
@@ -323,6 +312,26 @@ KL_HD static inline uint32_t kl_ps_point_key(kl_ps_f3 p, kl_ps_f3 root_min, floa
 	return kl_ps_morton(q[0], q[1], q[2]);
 }
 
+/// A node's cell: the integer corner of its cube in units of its edge, 10 bits per axis
+/// (x | y << 10 | z << 20); each axis is below 2^depth.
+KL_HD static inline uint32_t kl_ps_cell(uint32_t x, uint32_t y, uint32_t z)
+{
+	return x | (y << KL_PS_MORTON_BITS) | (z << (2 * KL_PS_MORTON_BITS));
+}
+
+/// One axis of a cell (0 x, 1 y, 2 z).
+KL_HD static inline uint32_t kl_ps_cell_axis(uint32_t cell, int axis)
+{
+	return (cell >> (KL_PS_MORTON_BITS * axis)) & ((1u << KL_PS_MORTON_BITS) - 1u);
+}
+
+/// The cell of a child in octant o (the Morton key's next 3 bits: z y x from high to low).
+KL_HD static inline uint32_t kl_ps_cell_child(uint32_t cell, uint32_t o)
+{
+	return kl_ps_cell(2u * kl_ps_cell_axis(cell, 0) + (o & 1u), 2u * kl_ps_cell_axis(cell, 1) + ((o >> 1) & 1u),
+					  2u * kl_ps_cell_axis(cell, 2) + ((o >> 2) & 1u));
+}
+
 /// The edge of a node's cube: the root's times 2^-depth, built from its bits (exactly what a
 /// division by 2^depth gives, without a division per node).
 KL_HD static inline float kl_ps_node_edge(const kl_ps_conglomerate* c, const kl_ps_node* n)
@@ -337,9 +346,9 @@ KL_HD static inline float kl_ps_node_edge(const kl_ps_conglomerate* c, const kl_
 KL_HD static inline float kl_ps_node_distance2(const kl_ps_conglomerate* c, const kl_ps_node* n, kl_ps_f3 p)
 {
 	float size = kl_ps_node_edge(c, n);
-	float lo[3] = {c->root_min.x + size * (float)kl_ps_compact_bits(n->key),
-				   c->root_min.y + size * (float)kl_ps_compact_bits(n->key >> 1),
-				   c->root_min.z + size * (float)kl_ps_compact_bits(n->key >> 2)};
+	float lo[3] = {c->root_min.x + size * (float)kl_ps_cell_axis(n->cell, 0),
+				   c->root_min.y + size * (float)kl_ps_cell_axis(n->cell, 1),
+				   c->root_min.z + size * (float)kl_ps_cell_axis(n->cell, 2)};
 	float q[3] = {p.x, p.y, p.z};
 	float d2 = 0.0f;
 	for (int k = 0; k < 3; ++k)
@@ -430,6 +439,10 @@ KL_HD static inline void kl_ps_emit(const kl_ps_emitter* e, uint64_t key)
 	}
 	if (e->set != NULL)
 	{
+		if (*(volatile const uint32_t*)e->overflow != 0u)
+		{
+			return; // this pass is run again with a larger set: no more probe runs of 256
+		}
 		uint32_t slot = kl_ps_set_slot(key, e->set_mask);
 		for (int probe = 0;; ++probe, slot = (slot + 1u) & e->set_mask)
 		{
@@ -468,12 +481,21 @@ KL_HD static inline void kl_ps_emit(const kl_ps_emitter* e, uint64_t key)
 	}
 }
 
-/// The triangles one item has emitted lately, so that the samples of one triangle near the same
-/// triangles emit each pair about once (the sort removes what repeats anyway).
+/// The triangles one item has emitted, so that the samples of one triangle near the same triangles
+/// emit each pair about once (the sort or the set removes what repeats anyway): a direct-mapped
+/// table, a triangle in the slot of its low bits (a conglomerate's triangles have nearby ids, so they
+/// seldom share one). A GPU sample item emits a few triangles; a CPU triangle item, in dense contact
+/// (a screw in its thread), 30 and more, whose repeats a ring of 16 let through 8 times over.
+#ifndef KL_PS_RECENT
+#if defined(__CUDA_ARCH__)
+#define KL_PS_RECENT 16
+#else
+#define KL_PS_RECENT 64
+#endif
+#endif
 typedef struct kl_ps_recent
 {
 	int32_t tri[KL_PS_RECENT];
-	int next;
 } kl_ps_recent;
 
 KL_HD static inline void kl_ps_recent_init(kl_ps_recent* r)
@@ -482,25 +504,16 @@ KL_HD static inline void kl_ps_recent_init(kl_ps_recent* r)
 	{
 		r->tri[i] = -1;
 	}
-	r->next = 0;
 }
 
 KL_HD static inline bool kl_ps_recent_has(const kl_ps_recent* r, int32_t tri)
 {
-	for (int i = 0; i < KL_PS_RECENT; ++i)
-	{
-		if (r->tri[i] == tri)
-		{
-			return true;
-		}
-	}
-	return false;
+	return r->tri[(uint32_t)tri % KL_PS_RECENT] == tri;
 }
 
 KL_HD static inline void kl_ps_recent_add(kl_ps_recent* r, int32_t tri)
 {
-	r->tri[r->next] = tri;
-	r->next = (r->next + 1) % KL_PS_RECENT;
+	r->tri[(uint32_t)tri % KL_PS_RECENT] = tri;
 }
 
 /// Whether p lies within sqrt(near2) of triangle t, never reading it farther than it is by more than
@@ -668,8 +681,6 @@ KL_HD static inline int kl_ps_query_triangle(const kl_ps_model_view* p, const kl
 	const kl_ps_conglomerate* c = q->congs + w->q_cong;
 	kl_ps_f3 t[3];
 	kl_ps_triangle(p, p_tri, t);
-	kl_ps_recent recent;
-	kl_ps_recent_init(&recent);
 	float p_reach = w->p_factor * p->coverage[p_tri] + w->reach;
 	// The whole triangle first: its samples lie in its box (q's frame), so a box farther from the
 	// octree's cube than the search bound places none of them near it.
@@ -693,6 +704,8 @@ KL_HD static inline int kl_ps_query_triangle(const kl_ps_model_view* p, const kl
 			return 0;
 		}
 	}
+	kl_ps_recent recent;
+	kl_ps_recent_init(&recent);
 	kl_ps_sampler it;
 	kl_ps_sampler_init(&it, t, p->masks + p_tri);
 	int placed = 0;

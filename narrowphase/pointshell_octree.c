@@ -25,7 +25,7 @@ static int compare_keyed_point(const void* a, const void* b)
 	return (x->order > y->order) - (x->order < y->order);
 }
 
-static int push_node(kl_ps_octree_builder* b, uint32_t begin, uint32_t end, uint32_t key, int depth)
+static int push_node(kl_ps_octree_builder* b, uint32_t begin, uint32_t end, uint32_t cell, int depth)
 {
 	if (b->count == b->capacity)
 	{
@@ -44,7 +44,7 @@ static int push_node(kl_ps_octree_builder* b, uint32_t begin, uint32_t end, uint
 	n->end = end;
 	n->first_child = -1;
 	n->skip = -1;
-	n->key = key;
+	n->cell = cell;
 	n->depth = (uint8_t)depth;
 	return b->count++;
 }
@@ -76,7 +76,7 @@ static bool build_octree(kl_ps_octree_builder* b, const keyed_point* pts, uint32
 			{
 				++e;
 			}
-			if (push_node(b, s, e, (n.key << 3) | octant, n.depth + 1) < 0)
+			if (push_node(b, s, e, kl_ps_cell_child(n.cell, octant), n.depth + 1) < 0)
 			{
 				return false;
 			}

@@ -1104,28 +1104,44 @@ static void test_cache_file(void** state)
 	assert_null(kl_pointshell_load(path, built->vertices, built->info.vertex_count, built->indices,
 								   built->info.triangle_count, &surface_def));
 	// A file whose hashes check out but whose octree would send a walk in circles (a skip link back
-	// to the root, a node its own child) is not used either.
+	// to the root, a node its own child) or prune by the wrong cubes (a child's cube outside its
+	// parent's, a level skipped) is not used either.
 	kl_ps_node* nodes = built->pointshell->nodes;
 	const kl_ps_conglomerate* c = built->pointshell->congs;
 	int32_t inner = c->node_begin;
 	assert_true(nodes[inner].child_count > 0);
 	int32_t last = nodes[inner].first_child + nodes[inner].child_count - 1;
-	for (int bad = 0; bad < 2; ++bad)
+	assert_int_equal(nodes[last].depth, 1);
+	for (int bad = 0; bad < 4; ++bad)
 	{
-		kl_ps_node saved = bad == 0 ? nodes[last] : nodes[inner];
-		if (bad == 0)
+		kl_ps_node* changed = bad == 1 ? nodes + inner : nodes + last;
+		kl_ps_node saved = *changed;
+		switch (bad)
 		{
-			nodes[last].skip = c->node_begin;
-		}
-		else
-		{
-			nodes[inner].first_child = inner;
+		case 0:
+			changed->skip = c->node_begin;
+			break;
+		case 1:
+			changed->first_child = inner;
+			break;
+		case 2:
+			changed->cell = kl_ps_cell(2, 0, 0); // a depth-1 cube's x is 0 or 1
+			break;
+		default:
+			changed->depth = 2;
+			break;
 		}
 		assert_int_equal(kl_pointshell_save(path, built->pointshell, &cut_def), KL_OK);
 		assert_null(kl_pointshell_load(path, built->vertices, built->info.vertex_count, built->indices,
 									   built->info.triangle_count, &cut_def));
-		*(bad == 0 ? nodes + last : nodes + inner) = saved;
+		*changed = saved;
 	}
+	// Unchanged, it loads again.
+	assert_int_equal(kl_pointshell_save(path, built->pointshell, &cut_def), KL_OK);
+	kl_pointshell* intact = kl_pointshell_load(path, built->vertices, built->info.vertex_count, built->indices,
+											   built->info.triangle_count, &cut_def);
+	assert_non_null(intact);
+	kl_pointshell_destroy(intact);
 	kl_mesh_release(built);
 	kl_meshgen_free(&g);
 	kl_meshgen_free(&g2);

@@ -7,13 +7,21 @@
 # tests skip and the bench prints CPU figures only.
 #
 #   tools/gpu_checks.sh [BIN_DIR (build/release)] [tests|screw|bench|variants|all (all)] [bench arguments...]
+#   tools/gpu_checks.sh BUILD_DIR bundle FOLDER
 #
 # BIN_DIR is a build directory (its tests/ and bench/ are used) or a flat folder holding the four
-# programs (and libcmocka.so.0, for a machine without it), as copied to a lent GPU machine.
+# programs (and libcmocka.so.0, for a machine without it). `bundle` makes such a folder from a build
+# (the programs, libcmocka and this script), small enough to carry to a lent GPU machine; run there
+# `bash FOLDER/gpu_checks.sh FOLDER all --cpu-iterations 3 --threads 8`.
+#
+# Where $OUT names a folder (the device tool's), the whole output goes to $OUT/gpu_checks.log and only
+# each stage's verdicts and figures are printed, so that a short output tail holds all of them. The
+# stages' time limits add up to under ten minutes.
 set -u -o pipefail
 dir=${1:-build/release}
 what=${2:-all}
 shift $(( $# > 2 ? 2 : $# ))
+programs="test_pointshell test_broadphase_gpu test_mesh_scenes kollide-pointshell-bench"
 find_program() {
   for p in "$dir/$1" "$dir/tests/$1" "$dir/bench/$1"; do
     [ -x "$p" ] && { echo "$p"; return 0; }
@@ -21,28 +29,56 @@ find_program() {
   echo "gpu_checks: $1 not found under $dir" >&2
   return 1
 }
+if [ "$what" = bundle ]; then
+  into=${1:?gpu_checks: bundle needs a folder}
+  mkdir -p "$into" || exit 1
+  for t in $programs; do
+    p=$(find_program "$t") && cp "$p" "$into/" || exit 1
+  done
+  lib=$(ldconfig -p | awk '/libcmocka\.so\.0 /{print $NF; exit}')
+  [ -n "$lib" ] && cp -L "$lib" "$into/" || { echo "gpu_checks: libcmocka.so.0 not found" >&2; exit 1; }
+  cp "$0" "$into/gpu_checks.sh" && du -sh "$into"
+  exit $?
+fi
 export LD_LIBRARY_PATH="$dir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+if [ -n "${OUT:-}" ] && [ -d "$OUT" ]; then
+  log="$OUT/gpu_checks.log"
+else
+  log=/dev/null
+fi
 status=0
-command -v nvidia-smi > /dev/null && nvidia-smi -L
+tmp=$(mktemp)
+trap 'rm -f "$tmp"' EXIT
+# Runs a stage with a time limit, its whole output to the log as it comes and the lines matching $1
+# to stdout when it ends.
+stage() {
+  local keep=$1 limit=$2 rc
+  shift 2
+  echo "== $*" | tee -a "$log"
+  timeout "$limit" "$@" 2>&1 | tee -a "$log" > "$tmp"
+  rc=${PIPESTATUS[0]}
+  grep -E "$keep" "$tmp"
+  [ "$rc" -eq 0 ] || { echo "   (exit $rc)"; status=1; }
+}
+command -v nvidia-smi > /dev/null && nvidia-smi -L | tee -a "$log"
+test_lines='PASSED|FAILED|SKIPPED|Failure|error|GPU|gpu|screw'
+bench_lines='gpu|GPU|check|only|pointshell-cpu|simd-bvh|model:'
 if [ "$what" = all ] || [ "$what" = tests ]; then
   for t in test_pointshell test_broadphase_gpu; do
-    p=$(find_program "$t") || { status=1; continue; }
-    echo "== $t"
-    timeout 300 "$p" || status=1
+    p=$(find_program "$t") && stage "$test_lines" 120 "$p" || status=1
   done
 fi
 if [ "$what" = all ] || [ "$what" = screw ]; then
-  p=$(find_program test_mesh_scenes) && { echo "== test_mesh_scenes screw_block_pointshell"; timeout 300 "$p" screw_block_pointshell || status=1; } || status=1
+  p=$(find_program test_mesh_scenes) && stage "$test_lines" 150 "$p" screw_block_pointshell || status=1
 fi
 if [ "$what" = all ] || [ "$what" = bench ]; then
-  p=$(find_program kollide-pointshell-bench) && { echo "== kollide-pointshell-bench $*"; timeout 300 "$p" "$@" || status=1; } || status=1
+  p=$(find_program kollide-pointshell-bench) && stage "$bench_lines" 150 "$p" "$@" || status=1
 fi
 if [ "$what" = all ] || [ "$what" = variants ]; then
   p=$(find_program kollide-pointshell-bench) || status=1
   for v in 0 1 2 3; do
     [ -n "${p:-}" ] || break
-    echo "== kollide-pointshell-bench --gpu-variant $v --cpu-iterations 1"
-    timeout 200 "$p" --gpu-variant "$v" --cpu-iterations 1 | grep -E "gpu|check" || status=1
+    stage 'gpu|GPU|check|only' 45 "$p" "$@" --gpu-variant "$v" --cpu-iterations 1
   done
 fi
 exit $status

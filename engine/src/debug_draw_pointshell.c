@@ -31,9 +31,9 @@ static kl_ps_obb node_cube(const kl_ps_conglomerate* c, const kl_ps_node* n)
 {
 	float size = kl_ps_node_edge(c, n);
 	kl_ps_obb box;
-	box.center = kl_ps_make(c->root_min.x + size * ((float)kl_ps_compact_bits(n->key) + 0.5f),
-							c->root_min.y + size * ((float)kl_ps_compact_bits(n->key >> 1) + 0.5f),
-							c->root_min.z + size * ((float)kl_ps_compact_bits(n->key >> 2) + 0.5f));
+	box.center = kl_ps_make(c->root_min.x + size * ((float)kl_ps_cell_axis(n->cell, 0) + 0.5f),
+							c->root_min.y + size * ((float)kl_ps_cell_axis(n->cell, 1) + 0.5f),
+							c->root_min.z + size * ((float)kl_ps_cell_axis(n->cell, 2) + 0.5f));
 	box.axis[0] = kl_ps_make(1.0f, 0.0f, 0.0f);
 	box.axis[1] = kl_ps_make(0.0f, 1.0f, 0.0f);
 	box.axis[2] = kl_ps_make(0.0f, 0.0f, 1.0f);
