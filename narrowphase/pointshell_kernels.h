@@ -490,7 +490,7 @@ KL_HD static inline void kl_ps_emit(const kl_ps_emitter* e, uint64_t key)
 #if defined(__CUDA_ARCH__)
 #define KL_PS_RECENT 16
 #else
-#define KL_PS_RECENT 64
+#define KL_PS_RECENT 256
 #endif
 #endif
 typedef struct kl_ps_recent
