@@ -483,9 +483,9 @@ KL_HD static inline void kl_ps_emit(const kl_ps_emitter* e, uint64_t key)
 
 /// The triangles one item has emitted, so that the samples of one triangle near the same triangles
 /// emit each pair about once (the sort or the set removes what repeats anyway): a direct-mapped
-/// table, a triangle in the slot of its low bits (a conglomerate's triangles have nearby ids, so they
-/// seldom share one). A GPU sample item emits a few triangles; a CPU triangle item, in dense contact
-/// (a screw in its thread), 30 and more, whose repeats a ring of 16 let through 8 times over.
+/// table, a triangle in the slot of its low bits. A GPU sample item emits a few triangles, mostly
+/// with nearby ids; a CPU triangle item in dense contact (a screw in its thread) 30 to 60, which
+/// shared the slots of a table of 64 (and a ring of 16 let their repeats through 8 times over).
 #ifndef KL_PS_RECENT
 #if defined(__CUDA_ARCH__)
 #define KL_PS_RECENT 16
