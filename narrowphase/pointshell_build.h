@@ -53,3 +53,7 @@ typedef struct kl_ps_octree_builder
 /// of memory. The triangles' coverage must be set.
 bool kl_ps_add_octree(kl_pointshell* m, const kl_ps_model_view* v, kl_ps_conglomerate* c, kl_ps_octree_builder* b,
 					  uint32_t* point_capacity);
+
+/// Whether a model read from a file can be searched: indices in range, octrees that are trees with
+/// the walk's skip links and nested cells, finite numbers (pointshell_validate.c).
+bool kl_pointshell_valid(const kl_pointshell* m);

@@ -7,7 +7,7 @@
 // other geometry or settings, or one whose payload hash or structure does not check out is not
 // used (the caller builds the model again).
 // SPDX-License-Identifier: MIT
-#include "pointshell.h"
+#include "pointshell_build.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -134,124 +134,6 @@ kl_result kl_pointshell_save(const char* path, const kl_pointshell* model, const
 	return KL_OK;
 }
 
-/// Whether a child's cube is one of its parent's octants (kl_ps_cell_child), one level down. From
-/// the root's cell 0 at depth 0, every cube then lies in the conglomerate's.
-static bool child_cell_ok(const kl_ps_node* parent, const kl_ps_node* child)
-{
-	if (child->depth != parent->depth + 1 || (child->cell >> (3 * KL_PS_MORTON_BITS)) != 0u)
-	{
-		return false;
-	}
-	for (int axis = 0; axis < 3; ++axis)
-	{
-		if (kl_ps_cell_axis(child->cell, axis) >> 1 != kl_ps_cell_axis(parent->cell, axis))
-		{
-			return false;
-		}
-	}
-	return true;
-}
-
-/// Whether nodes [root, root + count) are a tree as the build lays it out, breadth first: the inner
-/// nodes' children, in the order of their parents, are the nodes after the root, each once and
-/// each after its parent; every skip link is the one a depth-first walk needs (kl_ps_node.skip);
-/// and each node's cube is an octant of its parent's. Then every walk, pruned or not, moves forward
-/// in depth-first order and ends, and prunes by the cubes that hold the points.
-static bool tree_ok(const kl_ps_node* nodes, int root, int count)
-{
-	int next = root + 1;
-	if (nodes[root].skip != -1 || nodes[root].depth != 0 || nodes[root].cell != 0u)
-	{
-		return false;
-	}
-	for (int n = root; n < root + count; ++n)
-	{
-		const kl_ps_node* node = nodes + n;
-		if (node->child_count == 0)
-		{
-			continue;
-		}
-		if (node->first_child != next || next <= n || node->child_count > root + count - next)
-		{
-			return false;
-		}
-		next += node->child_count;
-		for (int k = 0; k < node->child_count; ++k)
-		{
-			const kl_ps_node* child = nodes + node->first_child + k;
-			if (child->skip != (k + 1 < node->child_count ? node->first_child + k + 1 : node->skip) ||
-				!child_cell_ok(node, child))
-			{
-				return false;
-			}
-		}
-	}
-	return next == root + count;
-}
-
-/// Whether every index of the model stays in its arrays and each octree is a tree with its walk's
-/// links (tree_ok), so that a file that passed the hashes but was made by other code still cannot
-/// send a kernel out of bounds or round in circles.
-static bool structure_ok(const kl_pointshell* m)
-{
-	int32_t next_tri = 0;
-	for (int g = 0; g < m->cong_count; ++g)
-	{
-		const kl_ps_conglomerate* c = m->congs + g;
-		if (c->tri_begin != next_tri || c->tri_count < 1 || c->tri_count > m->triangle_count - next_tri ||
-			c->point_begin > m->point_count || c->point_count > m->point_count - c->point_begin || c->node_begin < 0 ||
-			c->node_count < 1 || c->node_begin > m->node_count - c->node_count || !(c->root_edge > 0.0f))
-		{
-			return false;
-		}
-		next_tri += c->tri_count;
-		for (int n = c->node_begin; n < c->node_begin + c->node_count; ++n)
-		{
-			const kl_ps_node* node = m->nodes + n;
-			bool leaf = node->child_count == 0;
-			if (node->begin > node->end || node->begin < c->point_begin || node->end > c->point_begin + c->point_count ||
-				node->depth > KL_PS_MAX_DEPTH ||
-				node->entry_begin > node->entry_end || node->entry_end > m->entry_count ||
-				(!leaf && node->entry_end > node->entry_begin))
-			{
-				return false;
-			}
-		}
-		if (!tree_ok(m->nodes, c->node_begin, c->node_count))
-		{
-			return false;
-		}
-	}
-	if (next_tri != m->triangle_count)
-	{
-		return false;
-	}
-	for (int t = 0; t < m->triangle_count; ++t)
-	{
-		if (m->tris[t] < 0 || m->tris[t] >= m->triangle_count || !(m->tri_coverage[t] >= 0.0f))
-		{
-			return false;
-		}
-	}
-	for (uint32_t i = 0; i < m->point_count; ++i)
-	{
-		if (m->points[i].tri < 0 || m->points[i].tri >= m->triangle_count)
-		{
-			return false;
-		}
-	}
-	for (uint32_t i = 0; i < m->entry_count; ++i)
-	{
-		const kl_ps_entry* e = m->entries + i;
-		if (e->tri < 0 || e->tri >= m->triangle_count || !(e->radius >= 0.0f) || !(e->coverage >= 0.0f) ||
-			!isfinite(e->center.x) || !isfinite(e->center.y) || !isfinite(e->center.z))
-		{
-			return false;
-		}
-	}
-	return true;
-}
-
 static bool header_matches(const cache_header* h, const vec3s* vertices, int vertex_count, const int32_t* indices,
 						   int triangle_count, const kl_pointshell_build_def* def)
 {
@@ -262,6 +144,19 @@ static bool header_matches(const cache_header* h, const vec3s* vertices, int ver
 		   h->cong_count <= triangle_count && h->node_count >= h->cong_count && h->node_count < (1 << 28) &&
 		   h->point_count < (1u << 30) && h->entry_count <= h->point_count &&
 		   h->geometry_hash == kl_pointshell_geometry_hash(vertices, vertex_count, indices, triangle_count);
+}
+
+/// Whether the rest of the file, from its position, holds exactly `bytes`: checked before the arrays
+/// are allocated, so that a header's counts cannot ask for more memory than the file could fill.
+static bool remaining_is(FILE* f, uint64_t bytes)
+{
+	long at = ftell(f);
+	if (at < 0 || fseek(f, 0, SEEK_END) != 0)
+	{
+		return false;
+	}
+	long end = ftell(f);
+	return end >= at && (uint64_t)(end - at) == bytes && fseek(f, at, SEEK_SET) == 0;
 }
 
 kl_pointshell* kl_pointshell_load(const char* path, const vec3s* vertices, int vertex_count, const int32_t* indices,
@@ -294,6 +189,12 @@ kl_pointshell* kl_pointshell_load(const char* path, const vec3s* vertices, int v
 		m->obb = h.obb;
 		part parts[7];
 		int n = model_parts(m, parts);
+		uint64_t bytes = 0;
+		for (int i = 0; i < n; ++i)
+		{
+			bytes += (uint64_t)parts[i].size * parts[i].count;
+		}
+		ok = remaining_is(f, bytes);
 		for (int i = 0; ok && i < n; ++i)
 		{
 			*parts[i].data = kl_alloc(parts[i].count > 0 ? parts[i].count : 1, parts[i].size);
@@ -301,7 +202,7 @@ kl_pointshell* kl_pointshell_load(const char* path, const vec3s* vertices, int v
 				 (parts[i].count == 0 || fread(*parts[i].data, parts[i].size, parts[i].count, f) == parts[i].count);
 		}
 		unsigned char extra;
-		ok = ok && fread(&extra, 1, 1, f) == 0 && payload_hash(m) == h.payload_hash && structure_ok(m);
+		ok = ok && fread(&extra, 1, 1, f) == 0 && payload_hash(m) == h.payload_hash && kl_pointshell_valid(m);
 	}
 	fclose(f);
 	if (!ok)

@@ -1,11 +1,13 @@
 // Kollide tests — the point-shell backend (narrowphase/pointshell*.{h,c}): the model (conglomerates,
 // masks, coverage, octrees), completeness of the candidate search against an exhaustive reference
-// on random poses, bad input, and, where a CUDA device is present, GPU = CPU.
+// on random poses, bad input, the world's backend, and, where a CUDA device is present, GPU = CPU.
+// The cache file has its own tests (test_pointshell_cache.c).
 // SPDX-License-Identifier: MIT
 #include "kl_test.h"
 
 #include "../tools/meshgen/meshgen.h"
 #include "dvec3.h"
+#include "kl_pointshell_test.h"
 #include "mesh.h"
 #include "pointshell.h"
 #include "tri_adjacency.h"
@@ -16,12 +18,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-
-static int truncate_file(const char* path, long size)
-{
-	return truncate(path, (off_t)size);
-}
 
 typedef struct test_mesh
 {
@@ -53,26 +49,6 @@ static void free_mesh(test_mesh* m)
 {
 	kl_pointshell_destroy(m->model);
 	kl_meshgen_free(&m->mesh);
-}
-
-/// The engine's mesh of a generated one, its point-shell model read from or written to the cache
-/// file `path` (NULL: none).
-static kl_mesh_def mesh_def_of(const kl_meshgen_mesh* g)
-{
-	kl_mesh_def md = kl_default_mesh_def();
-	md.vertices = g->vertices;
-	md.vertex_count = g->vertex_count;
-	md.indices = g->indices;
-	md.triangle_count = g->triangle_count;
-	return md;
-}
-
-static kl_mesh* build_cached(const kl_meshgen_mesh* g, const char* path)
-{
-	kl_mesh_def md = mesh_def_of(g);
-	md.build_pointshell = true;
-	md.pointshell_cache = path;
-	return kl_mesh_build(&md);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1009,146 +985,6 @@ static void test_batch_of_pairs(void** state)
 }
 
 // ---------------------------------------------------------------------------------------------
-// The cache file
-
-static void assert_same_model(const kl_pointshell* a, const kl_pointshell* b)
-{
-	assert_int_equal(a->cong_count, b->cong_count);
-	assert_int_equal(a->point_count, b->point_count);
-	assert_int_equal(a->node_count, b->node_count);
-	assert_memory_equal(a->congs, b->congs, (size_t)a->cong_count * sizeof(kl_ps_conglomerate));
-	assert_memory_equal(a->tris, b->tris, (size_t)a->triangle_count * sizeof(int32_t));
-	assert_memory_equal(a->masks, b->masks, (size_t)a->triangle_count * sizeof(kl_ps_mask));
-	assert_memory_equal(a->points, b->points, a->point_count * sizeof(kl_ps_point));
-	assert_memory_equal(a->nodes, b->nodes, (size_t)a->node_count * sizeof(kl_ps_node));
-	assert_int_equal(a->entry_count, b->entry_count);
-	assert_memory_equal(a->entries, b->entries, a->entry_count * sizeof(kl_ps_entry));
-	assert_true(a->serial != b->serial); // a GPU copy of one is never taken for the other
-}
-
-/// Changes one byte of a file at offset (from the end when negative), or cuts it to `truncate`.
-static void damage_file(const char* path, long offset, long truncate)
-{
-	FILE* f = fopen(path, "r+b");
-	assert_non_null(f);
-	fseek(f, 0, SEEK_END);
-	long size = ftell(f);
-	if (truncate >= 0)
-	{
-		fclose(f);
-		assert_int_equal(truncate_file(path, truncate), 0);
-		return;
-	}
-	fseek(f, offset >= 0 ? offset : size + offset, SEEK_SET);
-	int c = fgetc(f);
-	fseek(f, offset >= 0 ? offset : size + offset, SEEK_SET);
-	fputc(c ^ 0x5a, f);
-	fclose(f);
-}
-
-static void test_cache_file(void** state)
-{
-	(void)state;
-	char path[512];
-	// The build tree's test folder; /tmp where the binary runs away from it (a GPU machine).
-	snprintf(path, sizeof(path), "%s/test_pointshell_gear.cache", access(KL_TEST_OUT_DIR, W_OK) == 0 ? KL_TEST_OUT_DIR : "/tmp");
-	remove(path);
-	kl_meshgen_gear_params gp = kl_meshgen_default_gear_params();
-	kl_meshgen_mesh g;
-	assert_int_equal(kl_meshgen_gear(&gp, &g), KL_OK);
-	kl_mesh* built = build_cached(&g, path);
-	assert_non_null(built);
-	assert_int_equal(kl_mesh_get_info(built).pointshell_cache, KL_MESH_CACHE_WRITTEN);
-	kl_mesh* read = build_cached(&g, path);
-	assert_non_null(read);
-	assert_int_equal(kl_mesh_get_info(read).pointshell_cache, KL_MESH_CACHE_READ);
-	assert_same_model(built->pointshell, read->pointshell);
-	kl_mesh_release(read);
-	// A damaged file is not used: the model is built again, the same, and the file rewritten.
-	long offsets[3] = {0, 40, -3}; // the magic, a header count, a payload byte
-	for (int i = 0; i < 3; ++i)
-	{
-		damage_file(path, offsets[i], -1);
-		kl_mesh* again = build_cached(&g, path);
-		assert_non_null(again);
-		assert_int_equal(kl_mesh_get_info(again).pointshell_cache, KL_MESH_CACHE_WRITTEN);
-		assert_same_model(built->pointshell, again->pointshell);
-		kl_mesh_release(again);
-	}
-	damage_file(path, 0, 1000); // cut short
-	kl_mesh* cut = build_cached(&g, path);
-	assert_int_equal(kl_mesh_get_info(cut).pointshell_cache, KL_MESH_CACHE_WRITTEN);
-	kl_mesh_release(cut);
-	// Another mesh under the same name is not given this one's model.
-	kl_meshgen_gear_params other = gp;
-	other.tooth_count = 12;
-	kl_meshgen_mesh g2;
-	assert_int_equal(kl_meshgen_gear(&other, &g2), KL_OK);
-	kl_mesh* second = build_cached(&g2, path);
-	assert_int_equal(kl_mesh_get_info(second).pointshell_cache, KL_MESH_CACHE_WRITTEN);
-	assert_int_equal(second->pointshell->triangle_count, g2.triangle_count);
-	kl_mesh_release(second);
-	// A cache that cannot be written leaves a good mesh and says so.
-	kl_mesh* unwritable = build_cached(&g, "/nonexistent-dir/x.cache");
-	assert_non_null(unwritable);
-	assert_int_equal(kl_mesh_get_info(unwritable).pointshell_cache, KL_MESH_CACHE_WRITE_FAILED);
-	kl_mesh_release(unwritable);
-	// A file holds its grouping: a model saved from the median cut is not read for surface clusters.
-	kl_pointshell_build_def cut_def = kl_pointshell_default_build_def(), surface_def = cut_def;
-	surface_def.grouping = KL_PS_GROUP_SURFACE;
-	assert_int_equal(kl_pointshell_save(path, built->pointshell, &cut_def), KL_OK);
-	kl_pointshell* same = kl_pointshell_load(path, built->vertices, built->info.vertex_count, built->indices,
-											 built->info.triangle_count, &cut_def);
-	assert_non_null(same);
-	kl_pointshell_destroy(same);
-	assert_null(kl_pointshell_load(path, built->vertices, built->info.vertex_count, built->indices,
-								   built->info.triangle_count, &surface_def));
-	// A file whose hashes check out but whose octree would send a walk in circles (a skip link back
-	// to the root, a node its own child) or prune by the wrong cubes (a child's cube outside its
-	// parent's, a level skipped) is not used either.
-	kl_ps_node* nodes = built->pointshell->nodes;
-	const kl_ps_conglomerate* c = built->pointshell->congs;
-	int32_t inner = c->node_begin;
-	assert_true(nodes[inner].child_count > 0);
-	int32_t last = nodes[inner].first_child + nodes[inner].child_count - 1;
-	assert_int_equal(nodes[last].depth, 1);
-	for (int bad = 0; bad < 4; ++bad)
-	{
-		kl_ps_node* changed = bad == 1 ? nodes + inner : nodes + last;
-		kl_ps_node saved = *changed;
-		switch (bad)
-		{
-		case 0:
-			changed->skip = c->node_begin;
-			break;
-		case 1:
-			changed->first_child = inner;
-			break;
-		case 2:
-			changed->cell = kl_ps_cell(2, 0, 0); // a depth-1 cube's x is 0 or 1
-			break;
-		default:
-			changed->depth = 2;
-			break;
-		}
-		assert_int_equal(kl_pointshell_save(path, built->pointshell, &cut_def), KL_OK);
-		assert_null(kl_pointshell_load(path, built->vertices, built->info.vertex_count, built->indices,
-									   built->info.triangle_count, &cut_def));
-		*changed = saved;
-	}
-	// Unchanged, it loads again.
-	assert_int_equal(kl_pointshell_save(path, built->pointshell, &cut_def), KL_OK);
-	kl_pointshell* intact = kl_pointshell_load(path, built->vertices, built->info.vertex_count, built->indices,
-											   built->info.triangle_count, &cut_def);
-	assert_non_null(intact);
-	kl_pointshell_destroy(intact);
-	kl_mesh_release(built);
-	kl_meshgen_free(&g);
-	kl_meshgen_free(&g2);
-	remove(path);
-}
-
-// ---------------------------------------------------------------------------------------------
 // Bad input
 
 static void test_bad_input(void** state)
@@ -1344,6 +1180,15 @@ static void test_world_backend(void** state)
 	assert_int_equal(kl_shape_set_mesh_backend(sphere, KL_MESH_BACKEND_POINTSHELL), KL_ERR_UNSUPPORTED);
 	assert_int_equal(kl_shape_set_mesh_backend(sphere, (kl_mesh_backend)7), KL_ERR_INVALID_ARGUMENT);
 	assert_int_equal(kl_shape_set_mesh_backend(kl_null_shape_id, KL_MESH_BACKEND_BVH), KL_ERR_INVALID_ID);
+	// At creation too: a def's backend is ignored by other shapes and an unknown one refused.
+	sd.mesh_backend = KL_MESH_BACKEND_POINTSHELL;
+	kl_shape_id asked = kl_create_sphere_shape(body, &sd, 0.1f);
+	assert_true(KL_IS_NON_NULL(asked));
+	assert_int_equal(kl_shape_get_mesh_backend(asked), KL_MESH_BACKEND_BVH);
+	sd.mesh_backend = (kl_mesh_backend)7;
+	assert_true(KL_IS_NULL(kl_create_sphere_shape(body, &sd, 0.1f)));
+	assert_int_equal(kl_last_error_code(), KL_ERR_INVALID_ARGUMENT);
+	assert_int_equal(kl_body_get_shapes(body, NULL, 0), 2);
 	assert_int_equal(kl_world_set_use_gpu(kl_null_world_id, true), KL_ERR_INVALID_ID);
 	assert_int_equal(kl_world_set_use_gpu(world, true), KL_OK);
 	assert_true(kl_world_get_def(world).use_gpu);
@@ -1511,7 +1356,6 @@ int main(void)
 		cmocka_unit_test(test_world_backend),
 		cmocka_unit_test(test_without_pointshell),
 		cmocka_unit_test(test_debug_draw),
-		cmocka_unit_test(test_cache_file),
 		cmocka_unit_test(test_gpu_matches_cpu),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -54,6 +54,10 @@ static kl_result validate_shape_def(const kl_shape_def* def)
 	{
 		return kl_fail(KL_ERR_INVALID_ARGUMENT, "shape local pose must be finite");
 	}
+	if (def->mesh_backend != KL_MESH_BACKEND_BVH && def->mesh_backend != KL_MESH_BACKEND_POINTSHELL)
+	{
+		return kl_fail(KL_ERR_INVALID_ARGUMENT, "unknown mesh backend %d", (int)def->mesh_backend);
+	}
 	return kl_validate_material(&def->material);
 }
 
@@ -127,7 +131,8 @@ static kl_shape_id create_shape(kl_body_id body_id, const kl_shape_def* def, kl_
 	shape->material = def->material;
 	shape->filter = def->filter;
 	shape->is_sensor = def->is_sensor;
-	shape->mesh_backend = def->mesh_backend == KL_MESH_BACKEND_POINTSHELL ? KL_MESH_BACKEND_POINTSHELL : KL_MESH_BACKEND_BVH;
+	// Only mesh shapes choose; the others keep the BVH, as kl_shape_get_mesh_backend documents.
+	shape->mesh_backend = proto->type == KL_SHAPE_MESH ? def->mesh_backend : KL_MESH_BACKEND_BVH;
 	shape->enable_contact_events = def->enable_contact_events;
 	shape->enable_sensor_events = def->enable_sensor_events;
 	shape->name = name;

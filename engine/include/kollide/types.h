@@ -145,7 +145,7 @@ typedef struct kl_shape_def
 	bool is_sensor;
 	bool enable_contact_events;
 	bool enable_sensor_events;
-	kl_mesh_backend mesh_backend; ///< mesh shapes only
+	kl_mesh_backend mesh_backend; ///< mesh shapes only (others keep the BVH); an unknown value is refused
 	const char* name; ///< copied; may be NULL
 	void* user_data;
 } kl_shape_def;
