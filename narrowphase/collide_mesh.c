@@ -388,6 +388,23 @@ kl_tri_contact_config kl_mesh_pair_config(const kl_triangle_set* a, const kl_tri
 	return config;
 }
 
+float kl_mesh_search_margin(const kl_triangle_set* a, const kl_triangle_set* b, float margin,
+							const kl_vertex_motion* motion)
+{
+	kl_tri_contact_config config = kl_mesh_pair_config(a, b, margin);
+	if (motion != NULL && !a->convex && !b->convex)
+	{
+		// No vertex gets farther than the pair's reach within the step (kl_vertex_contacts drops
+		// such pairs), and that is often far less than the body-wide margin, which adds both bodies'
+		// spin bounds. The margin stays at least the depth band, so the candidates hold the nearest
+		// surface of every vertex that deep, as they did before. (Vertices go deeper into a convex
+		// set, whose few triangles cost little: no clamp there.)
+		float least = fmaxf(config.max_depth, kl_mesh_pair_reach(a, b, motion));
+		config.margin = fminf(config.margin, least);
+	}
+	return config.margin;
+}
+
 bool kl_mesh_pair_uses_pointshell(const kl_triangle_set* a, const kl_triangle_set* b)
 {
 	return a->pointshell != NULL && b->pointshell != NULL && (a->use_pointshell || b->use_pointshell);
@@ -451,15 +468,9 @@ static int collide_sets(const kl_triangle_set* a, const kl_triangle_set* b, floa
 	q.a = a;
 	q.b = b;
 	q.config = kl_mesh_pair_config(a, b, margin);
-	if (motion != NULL && round_side == 0 && !a->convex && !b->convex)
+	if (round_side == 0)
 	{
-		// No vertex gets farther than the pair's reach within the step (kl_vertex_contacts drops
-		// such pairs), and that is often far less than the body-wide margin, which adds both bodies'
-		// spin bounds. The margin stays at least the depth band, so the candidates hold the nearest
-		// surface of every vertex that deep, as they did before. (Vertices go deeper into a convex
-		// set, whose few triangles cost little: no clamp there.)
-		float least = fmaxf(q.config.max_depth, kl_mesh_pair_reach(a, b, motion));
-		q.config.margin = fminf(q.config.margin, least);
+		q.config.margin = kl_mesh_search_margin(a, b, margin, motion);
 	}
 	margin = q.config.margin;
 	q.round_side = round_side;

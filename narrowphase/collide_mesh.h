@@ -121,12 +121,19 @@ bool kl_mesh_scratch_push_pair(kl_mesh_scratch* scratch, int32_t tri_a, int32_t 
 /// distance the candidate pairs must be complete within.
 kl_tri_contact_config kl_mesh_pair_config(const kl_triangle_set* a, const kl_triangle_set* b, float margin);
 
+/// The distance a mesh pair's candidates are searched within (kl_collide_triangle_sets): the
+/// config's margin, clamped (both sets non-convex, motion given) to what a vertex can travel within
+/// the step, or the depth band if larger. A batch found beforehand uses it too, so that it finds
+/// exactly the pair's own candidates.
+float kl_mesh_search_margin(const kl_triangle_set* a, const kl_triangle_set* b, float margin,
+							const kl_vertex_motion* motion);
+
 /// Whether the pair finds its candidates through the point shells: both sets have a model and
 /// either asks.
 bool kl_mesh_pair_uses_pointshell(const kl_triangle_set* a, const kl_triangle_set* b);
 
-/// Candidate triangle pairs found beforehand (a batch of point-shell searches, on the GPU): keys as
-/// kl_ps_key, complete within kl_mesh_pair_config's margin.
+/// Candidate triangle pairs found beforehand (a batch of point-shell searches, on the GPU or the
+/// worker threads): keys as kl_ps_key, complete within kl_mesh_search_margin.
 typedef struct kl_mesh_candidates
 {
 	const uint64_t* keys;

@@ -13,6 +13,7 @@
 #include "tri_adjacency.h"
 #include "thread_pool.h"
 #include "tri_tri.h"
+#include "world.h"
 
 #include <kollide/kollide.h>
 
@@ -1039,7 +1040,10 @@ static void test_bad_input(void** state)
 /// A gear dropped flat onto a static gear, its pair through the point shells (the dropped shape
 /// asks for them): it comes to rest on the base's face as with the BVH. Returns its height at rest;
 /// counters and profile get the step with the most point-shell pairs (the gear falls asleep later).
-static float drop_gear(kl_mesh_backend backend, bool use_gpu, kl_counters* counters, kl_profile* profile)
+/// Drops a gear on a gear for 1.5 s; returns where it rests (z). batched (may be NULL): the most pairs
+/// one step's batch served (contact_pointshell.c).
+static float drop_gear(kl_mesh_backend backend, bool use_gpu, int workers, kl_counters* counters, kl_profile* profile,
+					   int* batched)
 {
 	kl_meshgen_gear_params g = kl_meshgen_default_gear_params();
 	kl_meshgen_mesh gm;
@@ -1048,6 +1052,7 @@ static float drop_gear(kl_mesh_backend backend, bool use_gpu, kl_counters* count
 	assert_non_null(mesh);
 	kl_world_def wd = kl_default_world_def();
 	wd.use_gpu = use_gpu;
+	wd.worker_count = workers;
 	kl_world_id world = kl_create_world(&wd);
 	kl_body_def bd = kl_default_body_def();
 	kl_body_id base = kl_create_body(world, &bd);
@@ -1070,6 +1075,11 @@ static float drop_gear(kl_mesh_backend backend, bool use_gpu, kl_counters* count
 		{
 			*counters = c;
 			*profile = kl_world_get_profile(world);
+		}
+		int served = kl_get_world(world)->pointshell_batch_pairs;
+		if (batched != NULL)
+		{
+			*batched = i == 0 || served > *batched ? served : *batched;
 		}
 	}
 	float z = kl_body_get_position(top).z;
@@ -1148,8 +1158,9 @@ static void test_world_backend(void** state)
 	(void)state;
 	kl_counters c_bvh, c_cpu, c_gpu;
 	kl_profile p_bvh, p_cpu, p_gpu;
-	float bvh = drop_gear(KL_MESH_BACKEND_BVH, false, &c_bvh, &p_bvh);
-	float shells = drop_gear(KL_MESH_BACKEND_POINTSHELL, false, &c_cpu, &p_cpu);
+	int batched = 0;
+	float bvh = drop_gear(KL_MESH_BACKEND_BVH, false, 1, &c_bvh, &p_bvh, NULL);
+	float shells = drop_gear(KL_MESH_BACKEND_POINTSHELL, false, 1, &c_cpu, &p_cpu, &batched);
 	printf("  gear at rest on a gear (face width 20 mm): %.3f mm with the BVH, %.3f mm with point shells\n", 1e3 * bvh,
 		   1e3 * shells);
 	assert_near(shells, 0.02f, 0.001f); // on the base's face, not through it
@@ -1157,12 +1168,24 @@ static void test_world_backend(void** state)
 	assert_int_equal(c_bvh.pointshell_pair_count, 0);
 	assert_int_equal(c_cpu.pointshell_pair_count, 1);
 	assert_int_equal(c_cpu.pointshell_gpu_pair_count, 0);
+	assert_int_equal(batched, 0); // one worker: the pair searched its own
+	// With two workers the pair is searched by a batch over the pool, within the margin its own
+	// search uses: the same candidates, so the gear steps bit for bit as on one worker.
+	kl_counters c_pool;
+	kl_profile p_pool;
+	float shells_pool = drop_gear(KL_MESH_BACKEND_POINTSHELL, false, 2, &c_pool, &p_pool, &batched);
+	printf("  on two workers: %.3f mm, the pair in the pool's batch\n", 1e3 * shells_pool);
+	assert_int_equal(batched, 1);
+	assert_true(shells_pool == shells);
+	assert_int_equal(c_pool.pointshell_pair_count, 1);
+	assert_int_equal(c_pool.pointshell_gpu_pair_count, 0);
+	assert_true(p_pool.pointshell_shell > 0.0f);
 	// With use_gpu the GPU batch finds the same candidates, so the world steps the same, bit for bit;
 	// without a device the pairs fall back to the CPU. (Under the sanitizers that fallback is the run
 	// above again, a minute of it: left to the optimised build.)
 	if (!KL_QUICK || kl_ps_gpu_available())
 	{
-		float shells_gpu = drop_gear(KL_MESH_BACKEND_POINTSHELL, true, &c_gpu, &p_gpu);
+		float shells_gpu = drop_gear(KL_MESH_BACKEND_POINTSHELL, true, 1, &c_gpu, &p_gpu, NULL);
 		printf("  with use_gpu: %.3f mm, %d of %d pairs on the GPU\n", 1e3 * shells_gpu, c_gpu.pointshell_gpu_pair_count,
 			   c_gpu.pointshell_pair_count);
 		assert_true(shells_gpu == shells);

@@ -364,10 +364,7 @@ float kl_contact_speculative_distance(const kl_world* world, const kl_contact* c
 	return KL_SPECULATIVE_DISTANCE + fminf(closing, KL_MAX_SPECULATIVE_DISTANCE);
 }
 
-/// The bodies' motion for the mesh contacts (vertex_contacts.h): their velocities, and what linear
-/// extrapolation misses in any direction: the fixed band, gravity's dt², and a spinning point's
-/// curving, ½ |ω|² r dt² (r: half the shape's bounds diagonal).
-static void mesh_pair_motion(const kl_world* world, const kl_contact* c, float dt, kl_vertex_motion* m)
+void kl_contact_mesh_motion(const kl_world* world, const kl_contact* c, float dt, kl_vertex_motion* m)
 {
 	const int bodies[2] = {c->body_a, c->body_b};
 	const int shapes[2] = {c->shape_a, c->shape_b};
@@ -420,7 +417,7 @@ static int collide_mesh_pair(const kl_world* world, const kl_contact* c, float m
 		return kl_collide_round_triangle_set(&sa, &sb, round == a, radius, margin, scratch, out, KL_MESH_MAX_MANIFOLDS);
 	}
 	kl_vertex_motion motion;
-	mesh_pair_motion(world, c, dt, &motion);
+	kl_contact_mesh_motion(world, c, dt, &motion);
 	kl_mesh_candidates found;
 	if (kl_pointshell_found(world, c, &found))
 	{

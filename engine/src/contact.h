@@ -55,15 +55,20 @@ bool kl_shape_triangle_set(const kl_world* world, const struct kl_shape* shape, 
 bool kl_body_slot_awake(const kl_world* world, int body_slot);
 /// How far apart a pair's speculative points reach this step (dt ahead).
 float kl_contact_speculative_distance(const kl_world* world, const kl_contact* c, float dt);
+/// The bodies' motion for a mesh pair's contacts (vertex_contacts.h): their velocities, and what
+/// linear extrapolation misses in any direction: the fixed band, gravity's dt², and a spinning
+/// point's curving, ½ |ω|² r dt² (r: half the shape's bounds diagonal).
+void kl_contact_mesh_motion(const kl_world* world, const kl_contact* c, float dt, struct kl_vertex_motion* m);
 
-/// With use_gpu, searches the candidates of this step's point-shell mesh pairs in one GPU batch
-/// before the per-pair narrowphase and marks their contacts (pointshell_pair); without it, or
-/// without a device, every pair searches its own on the CPU (contact_pointshell.c).
+/// Searches the candidates of this step's point-shell mesh pairs in one batch before the per-pair
+/// narrowphase and marks their contacts (pointshell_pair): on the GPU with use_gpu and a device,
+/// else over the world's thread pool when it has one; otherwise every pair searches its own on the
+/// worker that updates it (contact_pointshell.c). Every way finds the same candidates.
 void kl_pointshell_prepass(kl_world* world, float dt);
 /// The prepass's candidates of a contact; false when it has none (the pair searches its own).
 bool kl_pointshell_found(const kl_world* world, const kl_contact* c, struct kl_mesh_candidates* out);
-/// The point-shell figures of the step into the world's profile and counters (the workers' CPU
-/// searches and the GPU batch), and resets the workers' sums.
+/// The point-shell figures of the pass into the world's profile and counters (the batch and the
+/// workers' own searches), added up over a step's passes; resets the workers' sums.
 void kl_pointshell_profile(kl_world* world);
 void kl_pointshell_prepass_free(kl_world* world);
 

@@ -1,8 +1,10 @@
-// Kollide internal — the point-shell mesh pairs of a step on the GPU: one batch for all of them
-// before the per-pair narrowphase, so that the device sees every conglomerate pair of the step in one
-// launch sequence (the thesis's work units) instead of a call per pair. The pairs then build their
-// contacts on the workers from these candidates, exactly as from their own CPU search (the same
-// keys: test_pointshell checks GPU = CPU).
+// Kollide internal — the point-shell mesh pairs of a step in one batch before the per-pair
+// narrowphase: on the GPU, so that the device sees every conglomerate pair of the step in one launch
+// sequence (the thesis's work units) instead of a call per pair; or over the world's thread pool,
+// so that one heavy pair (a screw in its thread) is searched by every worker, not one. The pairs
+// then build their contacts on the workers from these candidates, exactly as from their own search:
+// the batch searches each within the margin that search would use (kl_mesh_search_margin), and
+// GPU, CPU batch and a pair's own search give the same keys (test_pointshell).
 // SPDX-License-Identifier: MIT
 #include "contact.h"
 
@@ -38,12 +40,14 @@ static bool pair_query(const kl_world* world, const kl_contact* c, float dt, kl_
 	{
 		return false;
 	}
-	// The margin the pair's contacts will use (collide_mesh_pair), so that the candidates are the
-	// ones its own search would find.
+	// The margin and motion the pair's contacts will use (collide_mesh_pair), so that the
+	// candidates are the ones its own search would find.
 	float margin = (c->flags & KL_CONTACT_SENSOR) ? 0.0f : kl_contact_speculative_distance(world, c, dt);
+	kl_vertex_motion motion;
+	kl_contact_mesh_motion(world, c, dt, &motion);
 	q->a = kl_ps_body_make(sa.pointshell, sa.xf, sa.scale);
 	q->b = kl_ps_body_make(sb.pointshell, sb.xf, sb.scale);
-	q->margin = kl_mesh_pair_config(&sa, &sb, margin).margin;
+	q->margin = kl_mesh_search_margin(&sa, &sb, margin, &motion);
 	return true;
 }
 
@@ -65,14 +69,26 @@ static bool reserve_queries(kl_world* world, int need)
 	return true;
 }
 
+/// The batch on the GPU; false when there is no device or it failed (the CPU serves the pairs).
+static bool search_on_gpu(kl_world* world, int n, kl_ps_stats* stats)
+{
+	if (!kl_ps_gpu_available())
+	{
+		kl_gpu_notice_once();
+		return false;
+	}
+	return kl_ps_search_gpu(world->pointshell_queries, n, false, world->pointshell_batch, stats) == KL_OK;
+}
+
 void kl_pointshell_prepass(kl_world* world, float dt)
 {
 	clear_marks(world);
-	world->pointshell_gpu_pairs = 0;
-	memset(world->pointshell_gpu_ms, 0, sizeof(world->pointshell_gpu_ms));
-	if (!world->def.use_gpu)
+	world->pointshell_batch_pairs = 0;
+	world->pointshell_batch_on_gpu = false;
+	memset(&world->pointshell_batch_stats, 0, sizeof(world->pointshell_batch_stats));
+	if (!world->def.use_gpu && world->pool == NULL)
 	{
-		return;
+		return; // one worker: each pair searches its own as it is updated, the same work
 	}
 	int n = 0;
 	for (int k = 0; k < world->contact_count && n < KL_PS_MAX_PAIRS; ++k)
@@ -83,7 +99,7 @@ void kl_pointshell_prepass(kl_world* world, float dt)
 			if (!reserve_queries(world, n + 1))
 			{
 				clear_marks(world);
-				return; // out of memory: the pairs search on the CPU
+				return; // out of memory: the pairs search on their own
 			}
 			world->pointshell_queries[n] = q;
 			world->contacts[k].pointshell_pair = n++;
@@ -93,26 +109,22 @@ void kl_pointshell_prepass(kl_world* world, float dt)
 	{
 		return;
 	}
-	if (!kl_ps_gpu_available())
-	{
-		kl_gpu_notice_once();
-		clear_marks(world);
-		return;
-	}
 	if (world->pointshell_batch == NULL)
 	{
 		world->pointshell_batch = kl_alloc_zero(1, sizeof(kl_ps_batch));
 	}
 	kl_ps_stats stats;
-	if (world->pointshell_batch == NULL ||
-		kl_ps_search_gpu(world->pointshell_queries, n, false, world->pointshell_batch, &stats) != KL_OK)
+	bool on_gpu = world->pointshell_batch != NULL && world->def.use_gpu && search_on_gpu(world, n, &stats);
+	if (!on_gpu && (world->pointshell_batch == NULL || world->pool == NULL ||
+					kl_ps_search_cpu(world->pointshell_queries, n, false, world->pool, world->worker_count,
+									 world->pointshell_batch, &stats) != KL_OK))
 	{
-		clear_marks(world); // the CPU serves them this step
+		clear_marks(world); // the pairs search on their own this step
 		return;
 	}
-	world->pointshell_gpu_pairs = n;
-	double ms[5] = {stats.obb_ms, stats.shell_ms, stats.sort_ms, stats.triangle_ms, stats.transfer_ms};
-	memcpy(world->pointshell_gpu_ms, ms, sizeof(ms));
+	world->pointshell_batch_pairs = n;
+	world->pointshell_batch_on_gpu = on_gpu;
+	world->pointshell_batch_stats = stats;
 }
 
 bool kl_pointshell_found(const kl_world* world, const kl_contact* c, kl_mesh_candidates* out)
@@ -136,15 +148,16 @@ void kl_pointshell_profile(kl_world* world)
 		kl_ps_stats_add(&sum, &world->mesh_scratch[w].pointshell_stats);
 		memset(&world->mesh_scratch[w].pointshell_stats, 0, sizeof(kl_ps_stats));
 	}
+	// Added up over a step's collision passes (kl_world_step clears the profile and these counters).
+	world->counters.pointshell_pair_count += sum.searches + world->pointshell_batch_pairs;
+	world->counters.pointshell_gpu_pair_count += world->pointshell_batch_on_gpu ? world->pointshell_batch_pairs : 0;
+	kl_ps_stats_add(&sum, &world->pointshell_batch_stats);
 	kl_profile* p = &world->profile;
-	// Added up over a step's collision passes (kl_world_step clears the profile).
-	p->pointshell_obb += (float)(sum.obb_ms + world->pointshell_gpu_ms[0]);
-	p->pointshell_shell += (float)(sum.shell_ms + world->pointshell_gpu_ms[1]);
-	p->pointshell_sort += (float)(sum.sort_ms + world->pointshell_gpu_ms[2]);
-	p->pointshell_triangle += (float)(sum.triangle_ms + world->pointshell_gpu_ms[3]);
-	p->pointshell_transfer += (float)world->pointshell_gpu_ms[4];
-	world->counters.pointshell_pair_count = sum.searches + world->pointshell_gpu_pairs;
-	world->counters.pointshell_gpu_pair_count = world->pointshell_gpu_pairs;
+	p->pointshell_obb += (float)sum.obb_ms;
+	p->pointshell_shell += (float)sum.shell_ms;
+	p->pointshell_sort += (float)sum.sort_ms;
+	p->pointshell_triangle += (float)sum.triangle_ms;
+	p->pointshell_transfer += (float)sum.transfer_ms;
 }
 
 void kl_pointshell_prepass_free(kl_world* world)

@@ -232,6 +232,8 @@ kl_result kl_world_step(kl_world_id id, float dt, int substeps)
 	kl_profile* p = &world->profile;
 	double t0 = kl_time_seconds();
 	memset(p, 0, sizeof(*p)); // the stages add up over the collision passes
+	world->counters.pointshell_pair_count = 0; // and so do these
+	world->counters.pointshell_gpu_pair_count = 0;
 	kl_step_prepare(world);
 	p->prepare = (float)(1000.0 * (kl_time_seconds() - t0));
 	int passes = collision_passes(world, dt, substeps);

@@ -6,6 +6,7 @@
 #include "contact.h"
 #include "id_pool.h"
 #include "joint.h"
+#include "pointshell_types.h"
 #include "shape.h"
 #include "thread_pool.h"
 
@@ -75,12 +76,13 @@ typedef struct kl_world
 	int contact_scratch_capacity;
 	/// Per-worker working memory of the mesh narrowphase (worker_count entries, made on first need).
 	struct kl_mesh_scratch* mesh_scratch;
-	/// The GPU batch of this step's point-shell pairs (contact_pointshell.c), made on first need.
+	/// The batch of this pass's point-shell pairs (contact_pointshell.c), made on first need.
 	struct kl_ps_batch* pointshell_batch;
 	struct kl_ps_pair_query* pointshell_queries;
 	int pointshell_query_capacity;
-	int pointshell_gpu_pairs; ///< pairs the GPU served this step
-	double pointshell_gpu_ms[5]; ///< this step's GPU batch: obb, shell, sort, triangle, transfer
+	int pointshell_batch_pairs;	 ///< pairs the batch served this pass (0: each pair searched its own)
+	bool pointshell_batch_on_gpu; ///< and whether the GPU ran it
+	kl_ps_stats pointshell_batch_stats;
 	/// Contacts whose shape was destroyed since the last narrowphase (dropped at the next merge).
 	int dead_contact_count;
 

@@ -314,7 +314,7 @@ typedef struct kl_counters
 	int constraint_color_count;	   ///< graph colours in use (overflow counted as one)
 	int overflow_constraint_count; ///< constraints solved serially because no colour was free
 	int rejected_bounds_count; ///< shapes whose bounds overflowed to Inf/NaN (kept at their last bounds)
-	int pointshell_pair_count;	  ///< mesh pairs that searched their candidates through point shells
+	int pointshell_pair_count;	  ///< mesh pairs that searched their candidates through point shells (once per collision pass)
 	int pointshell_gpu_pair_count; ///< of those, the pairs the GPU served (use_gpu)
 	int worker_count;
 	int substep_count;
