@@ -658,10 +658,20 @@ int main(int argc, char** argv)
 			return 2;
 		}
 	}
+	const char* scenes[] = {"E1a", "E1b", "E2", "E3", "E4"};
+	bool known = only == NULL;
+	for (int i = 0; i < 5; ++i)
+	{
+		known = known || strcmp(only, scenes[i]) == 0;
+	}
+	if (!known)
+	{
+		fprintf(stderr, "--scene: E1a, E1b, E2, E3 or E4, not '%s'\n", only);
+		return 2;
+	}
 	gpu = gpu && kl_ps_gpu_available();
 	printf("# point-shell vs SIMD BVH, alarm %.1f mm, stage ms as median/mean/max; GPU %s\n", 1e3 * ALARM,
 		   gpu ? "present" : "absent (CPU figures only)");
-	const char* scenes[] = {"E1a", "E1b", "E2", "E3", "E4"};
 	int disagreed = 0;
 	for (int i = 0; i < 5; ++i)
 	{

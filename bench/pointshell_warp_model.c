@@ -2,7 +2,7 @@
 // step counter is defined here, before their header, so only this file's copies of them count.
 // SPDX-License-Identifier: MIT
 #define KL_PS_COUNT(step) (++s_steps.step)
-#define KL_PS_RECENT 16 // as on the device
+#define KL_PS_EMITTED_SLOTS 16 // as on the device
 
 typedef struct step_counts
 {

@@ -2,7 +2,7 @@
 // triangle-to-cluster map; it also names the cut of a BVH near its root as an alternative (seed-004
 // §3.4). Kollide offers two groupings (kl_ps_grouping), each capped at max_triangles (64 by
 // default), deterministic: the median cut here (the default: centroids split at the median of their
-// longest axis until a group holds at most max_triangles, 33-64 each), and surface clustering
+// longest axis until a group holds at most max_triangles, 32-64 each), and surface clustering
 // (pointshell_surface.c). Completeness never depends on the grouping (every conglomerate pair is
 // either culled by boxes that enclose its triangles or searched). Each gets a PCA box.
 // SPDX-License-Identifier: MIT

@@ -486,34 +486,34 @@ KL_HD static inline void kl_ps_emit(const kl_ps_emitter* e, uint64_t key)
 /// table, a triangle in the slot of its low bits. A GPU sample item emits a few triangles, mostly
 /// with nearby ids; a CPU triangle item in dense contact (a screw in its thread) 30 to 60, which
 /// shared the slots of a table of 64 (and a ring of 16 let their repeats through 8 times over).
-#ifndef KL_PS_RECENT
+#ifndef KL_PS_EMITTED_SLOTS
 #if defined(__CUDA_ARCH__)
-#define KL_PS_RECENT 16
+#define KL_PS_EMITTED_SLOTS 16
 #else
-#define KL_PS_RECENT 256
+#define KL_PS_EMITTED_SLOTS 256
 #endif
 #endif
-typedef struct kl_ps_recent
+typedef struct kl_ps_emitted
 {
-	int32_t tri[KL_PS_RECENT];
-} kl_ps_recent;
+	int32_t tri[KL_PS_EMITTED_SLOTS];
+} kl_ps_emitted;
 
-KL_HD static inline void kl_ps_recent_init(kl_ps_recent* r)
+KL_HD static inline void kl_ps_emitted_init(kl_ps_emitted* r)
 {
-	for (int i = 0; i < KL_PS_RECENT; ++i)
+	for (int i = 0; i < KL_PS_EMITTED_SLOTS; ++i)
 	{
 		r->tri[i] = -1;
 	}
 }
 
-KL_HD static inline bool kl_ps_recent_has(const kl_ps_recent* r, int32_t tri)
+KL_HD static inline bool kl_ps_emitted_has(const kl_ps_emitted* r, int32_t tri)
 {
-	return r->tri[(uint32_t)tri % KL_PS_RECENT] == tri;
+	return r->tri[(uint32_t)tri % KL_PS_EMITTED_SLOTS] == tri;
 }
 
-KL_HD static inline void kl_ps_recent_add(kl_ps_recent* r, int32_t tri)
+KL_HD static inline void kl_ps_emitted_add(kl_ps_emitted* r, int32_t tri)
 {
-	r->tri[(uint32_t)tri % KL_PS_RECENT] = tri;
+	r->tri[(uint32_t)tri % KL_PS_EMITTED_SLOTS] = tri;
 }
 
 /// Whether p lies within sqrt(near2) of triangle t, never reading it farther than it is by more than
@@ -559,9 +559,10 @@ KL_HD static inline bool kl_ps_point_near_triangle(const kl_ps_model_view* q, in
 
 /// The triangles of conglomerate c within p_reach of p (q's frame), found through the leaves within
 /// p_reach + q_factor · coverage (the subtrees pruned with the conglomerate's largest coverage, a
-/// leaf's entries with their own). Emits (p_tri, their triangle); returns how many keys it emitted.
+/// leaf's entries with their own). Emits (p_tri, their triangle), except for the triangles in `seen`
+/// (the item's emitted ones, which it joins); returns how many keys it emitted.
 KL_HD static inline int kl_ps_octree_near(const kl_ps_model_view* q, const kl_ps_conglomerate* c, kl_ps_f3 p,
-										  float p_reach, const kl_ps_work* w, int32_t p_tri, kl_ps_recent* recent,
+										  float p_reach, const kl_ps_work* w, int32_t p_tri, kl_ps_emitted* seen,
 										  const kl_ps_emitter* out)
 {
 	float bound = p_reach + w->q_factor * c->coverage;
@@ -588,12 +589,12 @@ KL_HD static inline int kl_ps_octree_near(const kl_ps_model_view* q, const kl_ps
 			KL_PS_COUNT(entry);
 			kl_ps_f3 d = kl_ps_sub(e.center, p);
 			float r = p_reach + w->q_factor * e.coverage + e.radius;
-			if (kl_ps_dot(d, d) > r * r || kl_ps_recent_has(recent, e.tri) ||
+			if (kl_ps_dot(d, d) > r * r || kl_ps_emitted_has(seen, e.tri) ||
 				!kl_ps_point_near_triangle(q, e.tri, p, near2))
 			{
 				continue;
 			}
-			kl_ps_recent_add(recent, e.tri);
+			kl_ps_emitted_add(seen, e.tri);
 			kl_ps_emit(out, w->swap ? kl_ps_key(w->pair, e.tri, p_tri) : kl_ps_key(w->pair, p_tri, e.tri));
 			KL_PS_COUNT(emit);
 			++emitted;
@@ -704,15 +705,15 @@ KL_HD static inline int kl_ps_query_triangle(const kl_ps_model_view* p, const kl
 			return 0;
 		}
 	}
-	kl_ps_recent recent;
-	kl_ps_recent_init(&recent);
+	kl_ps_emitted seen;
+	kl_ps_emitted_init(&seen);
 	kl_ps_sampler it;
 	kl_ps_sampler_init(&it, t, p->masks + p_tri);
 	int placed = 0;
 	kl_ps_f3 s;
 	while (kl_ps_sampler_next(&it, &s))
 	{
-		kl_ps_octree_near(q, c, kl_ps_apply(&w->p_to_q, s), p_reach, w, p_tri, &recent, out);
+		kl_ps_octree_near(q, c, kl_ps_apply(&w->p_to_q, s), p_reach, w, p_tri, &seen, out);
 		++placed;
 	}
 	return placed;
@@ -725,11 +726,11 @@ KL_HD static inline int kl_ps_query_sample(const kl_ps_model_view* p, const kl_p
 										   int index, const kl_ps_emitter* out)
 {
 	kl_ps_point s = p->points[p->congs[w->p_cong].point_begin + (uint32_t)index];
-	kl_ps_recent recent;
-	kl_ps_recent_init(&recent);
+	kl_ps_emitted seen;
+	kl_ps_emitted_init(&seen);
 	float p_reach = w->p_factor * p->coverage[s.tri] + w->reach;
 	return kl_ps_octree_near(q, q->congs + w->q_cong, kl_ps_apply(&w->p_to_q, kl_ps_make(s.x, s.y, s.z)), p_reach, w,
-							 s.tri, &recent, out);
+							 s.tri, &seen, out);
 }
 
 /// The work whose items hold `item`: the last whose first item (item_begin, or sample_begin when

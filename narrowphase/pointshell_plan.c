@@ -228,7 +228,7 @@ static kl_result plan_pair(kl_ps_batch* b, const kl_ps_pair_query* q, int pair, 
 			if (!add_work(b, pair, &q->a, ma, i, &q->b, mb, j, false, &a_to_b, q->margin) ||
 				!add_work(b, pair, &q->b, mb, j, &q->a, ma, i, true, &b_to_a, q->margin))
 			{
-				return KL_ERR_OUT_OF_MEMORY;
+				return kl_last_error_code(); // out of memory, or past the samples one search holds
 			}
 			stats->cong_pairs++;
 		}

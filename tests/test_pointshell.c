@@ -731,6 +731,8 @@ static void test_forced_equals_culled(void** state)
 	kl_ps_batch culled, forced;
 	memset(&culled, 0, sizeof(culled));
 	memset(&forced, 0, sizeof(forced));
+	uint32_t found = 0;
+	int culled_pairs = 0, all_pairs = 0;
 	for (int p = 0; p < 8; ++p)
 	{
 		kl_ps_pair_query q;
@@ -744,7 +746,13 @@ static void test_forced_equals_culled(void** state)
 		assert_memory_equal(culled.keys, forced.keys, culled.key_count * sizeof(uint64_t));
 		assert_true(sf.cong_pairs == a.model->cong_count * b.model->cong_count);
 		assert_true(sc.cong_pairs <= sf.cong_pairs);
+		found += culled.key_count;
+		culled_pairs += sc.cong_pairs;
+		all_pairs += sf.cong_pairs;
 	}
+	// Neither side is empty: the poses meet, and the boxes cull.
+	assert_true(found > 0);
+	assert_true(culled_pairs < all_pairs);
 	kl_ps_batch_free(&culled);
 	kl_ps_batch_free(&forced);
 	free_mesh(&a);
@@ -967,10 +975,12 @@ static void test_batch_of_pairs(void** state)
 	memset(&all, 0, sizeof(all));
 	memset(&one, 0, sizeof(one));
 	assert_int_equal(kl_ps_search_cpu(q, 6, false, NULL, 1, &all, NULL), KL_OK);
+	int meeting = 0;
 	for (int i = 0; i < 6; ++i)
 	{
 		assert_int_equal(kl_ps_search_cpu(q + i, 1, false, NULL, 1, &one, NULL), KL_OK);
 		int n = all.pair_begin[i + 1] - all.pair_begin[i];
+		meeting += n > 0;
 		assert_int_equal(n, (int)one.key_count);
 		for (int k = 0; k < n; ++k)
 		{
@@ -979,6 +989,7 @@ static void test_batch_of_pairs(void** state)
 			assert_true((x & 0xffffffffffffull) == (one.keys[k] & 0xffffffffffffull));
 		}
 	}
+	assert_true(meeting >= 2); // several pairs meet, so their ranges are told apart
 	kl_ps_batch_free(&all);
 	kl_ps_batch_free(&one);
 	free_mesh(&a);
