@@ -817,6 +817,9 @@ static const bad_case k_bad_cases[] = {
 	{SPHERE_BODY("{\"type\": \"cone\", \"radius\": 1}"), KL_ERR_INVALID_ARGUMENT,
 	 "bodies[0].shapes[0].type: unknown shape type 'cone' (expected sphere, box, capsule, hull, mesh or plane)"},
 	{SPHERE_BODY("{\"radius\": 1}"), KL_ERR_PARSE, "bodies[0].shapes[0].type: required key is missing"},
+	{SPHERE_BODY("{\"type\": \"mesh\", \"backend\": \"octree\", \"vertices\": [[0, 0, 0], [1, 0, 0], [0, 1, 0]], "
+				 "\"triangles\": [[0, 1, 2]]}"),
+	 KL_ERR_INVALID_ARGUMENT, "bodies[0].shapes[0].backend: unknown mesh backend 'octree' (expected bvh or pointshell)"},
 	{SPHERE_BODY("{\"type\": \"box\", \"half_extents\": [1, 0, 1]}"), KL_ERR_INVALID_ARGUMENT,
 	 "bodies[0].shapes[0].half_extents[1]: must be positive"},
 	{SPHERE_BODY("{\"type\": \"sphere\", \"radius\": 1, \"density\": 1e39}"), KL_ERR_INVALID_ARGUMENT,
@@ -873,6 +876,53 @@ static const bad_case k_bad_cases[] = {
 	 " \"spring\": {\"damping_ratio\": 1}}]}",
 	 KL_ERR_PARSE, "joints[0].spring.hertz: required key is missing"},
 };
+
+/// A mesh shape's backend (docs/pointshell.md) is read, built for (the mesh gets its point-shell
+/// model) and saved; a file named by shapes of both backends gives two meshes, one with the model.
+static void test_mesh_backend(void** state)
+{
+	(void)state;
+	const char* text = "{\"bodies\": [\n"
+					   "  {\"name\": \"m\", \"type\": \"dynamic\", \"shapes\": [\n"
+					   "   {\"type\": \"mesh\", \"file\": \"l_prism.obj\", \"backend\": \"pointshell\"},\n"
+					   "   {\"type\": \"mesh\", \"file\": \"l_prism.obj\", \"backend\": \"bvh\"},\n"
+					   "   {\"type\": \"mesh\", \"backend\": \"pointshell\", \"vertices\": [[0, 0, 0], [1, 0, 0], [0, 1, 0], "
+					   "[0, 0, 1]], \"triangles\": [[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]]}]}]}";
+	kl_scene_load_options options = kl_default_scene_load_options();
+	options.base_dir = KL_ASSETS_DIR "/meshes";
+	kl_world_id world = kl_scene_load_string(text, &options);
+	if (KL_IS_NULL(world))
+	{
+		fprintf(stderr, "%s\n", kl_last_error());
+	}
+	assert_true(kl_world_is_valid(world));
+	kl_body_id m = kl_world_find_body(world, "m");
+	const kl_mesh_backend expected[3] = {KL_MESH_BACKEND_POINTSHELL, KL_MESH_BACKEND_BVH, KL_MESH_BACKEND_POINTSHELL};
+	for (int i = 0; i < 3; ++i)
+	{
+		kl_shape_id shape = shape_at(m, i);
+		assert_int_equal(kl_shape_get_mesh_backend(shape), expected[i]);
+		assert_int_equal(kl_mesh_get_info(kl_shape_get_mesh(shape)).has_pointshell, expected[i] == KL_MESH_BACKEND_POINTSHELL);
+	}
+	assert_ptr_not_equal(kl_shape_get_mesh(shape_at(m, 0)), kl_shape_get_mesh(shape_at(m, 1)));
+	char* saved = kl_scene_save_string(world);
+	assert_non_null(saved);
+	assert_non_null(strstr(saved, "\"backend\":\t\"pointshell\""));
+	assert_null(strstr(saved, "\"bvh\"")); // the default is left out
+	kl_world_id again = kl_scene_load_string(saved, &options);
+	assert_true(kl_world_is_valid(again));
+	kl_body_id m2 = kl_world_find_body(again, "m");
+	for (int i = 0; i < 3; ++i)
+	{
+		assert_int_equal(kl_shape_get_mesh_backend(shape_at(m2, i)), expected[i]);
+	}
+	char* resaved = kl_scene_save_string(again);
+	assert_string_equal(saved, resaved);
+	free(saved);
+	free(resaved);
+	kl_destroy_world(again);
+	kl_destroy_world(world);
+}
 
 static void test_bad_scenes_fail_cleanly(void** state)
 {
@@ -969,6 +1019,7 @@ int main(void)
 		cmocka_unit_test(test_floats_round_trip_bit_exact),
 		cmocka_unit_test(test_unknown_keys_warn),
 		cmocka_unit_test(test_forms_and_options),
+		cmocka_unit_test(test_mesh_backend),
 		cmocka_unit_test(test_bad_scenes_fail_cleanly),
 		cmocka_unit_test(test_bad_files),
 	};

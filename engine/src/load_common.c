@@ -543,19 +543,25 @@ kl_result kl_mesh_data_load(const char* path, kl_mesh_data* out)
 
 kl_mesh* kl_mesh_load(const char* path, kl_progress_fn* progress, void* progress_context)
 {
+	kl_mesh_def settings = kl_default_mesh_def();
+	settings.progress = progress;
+	settings.progress_context = progress_context;
+	return kl_mesh_load_with(path, &settings);
+}
+
+kl_mesh* kl_mesh_load_with(const char* path, const kl_mesh_def* settings)
+{
 	kl_mesh_data data;
 	if (kl_mesh_data_load(path, &data) != KL_OK)
 	{
 		return NULL;
 	}
-	kl_mesh_def def = kl_default_mesh_def();
+	kl_mesh_def def = settings != NULL ? *settings : kl_default_mesh_def();
 	def.vertices = data.vertices;
 	def.vertex_count = data.vertex_count;
 	def.indices = data.indices;
 	def.triangle_count = data.triangle_count;
 	def.source = path;
-	def.progress = progress;
-	def.progress_context = progress_context;
 	kl_mesh* mesh = kl_mesh_build(&def);
 	kl_mesh_data_free(&data);
 	if (mesh == NULL)

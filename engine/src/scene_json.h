@@ -25,6 +25,16 @@ static inline const char* kl_scene_body_type_name(int type)
 	return NULL;
 }
 
+static inline const char* kl_scene_mesh_backend_name(int backend)
+{
+	switch ((kl_mesh_backend)backend)
+	{
+		case KL_MESH_BACKEND_BVH: return "bvh";
+		case KL_MESH_BACKEND_POINTSHELL: return "pointshell";
+	}
+	return NULL;
+}
+
 static inline const char* kl_scene_shape_type_name(int type)
 {
 	switch ((kl_shape_type)type)

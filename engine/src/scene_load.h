@@ -18,6 +18,7 @@ typedef struct kl_scene_mesh
 {
 	char* path;	   ///< resolved file path, the cache key
 	kl_mesh* mesh; ///< one reference, released when the load ends
+	bool pointshell; ///< built with its point-shell model (kl_mesh_def.build_pointshell)
 } kl_scene_mesh;
 
 typedef struct kl_scene_loader

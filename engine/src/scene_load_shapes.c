@@ -22,25 +22,27 @@ static const char* const k_shape_keys[] = {
 
 #define KL_SHAPE_COMMON_KEYS KL_COUNT_OF(k_shape_keys)
 
+#define KL_SHAPE_TYPE_KEYS 5
+
 /// Keys of each shape type beyond the common ones, indexed by kl_shape_type.
-static const char* const k_shape_type_keys[KL_SHAPE_TYPE_COUNT][4] = {
+static const char* const k_shape_type_keys[KL_SHAPE_TYPE_COUNT][KL_SHAPE_TYPE_KEYS] = {
 	[KL_SHAPE_SPHERE] = {"radius"},
 	[KL_SHAPE_BOX] = {"half_extents"},
 	[KL_SHAPE_CAPSULE] = {"radius", "half_height"},
 	[KL_SHAPE_HULL] = {"points"},
-	[KL_SHAPE_MESH] = {"file", "scale", "vertices", "triangles"},
+	[KL_SHAPE_MESH] = {"file", "scale", "vertices", "triangles", "backend"},
 	[KL_SHAPE_PLANE] = {"normal", "offset"},
 };
 
 static bool check_shape_keys(kl_json_reader* r, const cJSON* object, kl_shape_type type)
 {
-	const char* known[KL_SHAPE_COMMON_KEYS + 4];
+	const char* known[KL_SHAPE_COMMON_KEYS + KL_SHAPE_TYPE_KEYS];
 	int count = 0;
 	for (int i = 0; i < KL_SHAPE_COMMON_KEYS; ++i)
 	{
 		known[count++] = k_shape_keys[i];
 	}
-	for (int i = 0; i < 4 && k_shape_type_keys[type][i] != NULL; ++i)
+	for (int i = 0; i < KL_SHAPE_TYPE_KEYS && k_shape_type_keys[type][i] != NULL; ++i)
 	{
 		known[count++] = k_shape_type_keys[type][i];
 	}
@@ -199,8 +201,17 @@ static char* resolve_mesh_path(kl_scene_loader* s, const char* file)
 	return copy;
 }
 
-/// Loads a mesh file once per scene load; every shape naming the same file shares it.
-static kl_mesh* cached_mesh(kl_scene_loader* s, const char* file)
+/// The build settings of a scene's meshes: the point-shell model too where a shape asks for it.
+static kl_mesh_def mesh_settings(bool pointshell)
+{
+	kl_mesh_def def = kl_default_mesh_def();
+	def.build_pointshell = pointshell;
+	return def;
+}
+
+/// Loads a mesh file once per scene load; every shape naming the same file shares it (one with the
+/// point-shell model for the shapes that use it, one without for the others).
+static kl_mesh* cached_mesh(kl_scene_loader* s, const char* file, bool pointshell)
 {
 	kl_json_reader* r = &s->json;
 	if (file[0] == '\0')
@@ -216,7 +227,7 @@ static kl_mesh* cached_mesh(kl_scene_loader* s, const char* file)
 	}
 	for (int i = 0; i < s->mesh_count; ++i)
 	{
-		if (strcmp(s->meshes[i].path, path) == 0)
+		if (strcmp(s->meshes[i].path, path) == 0 && s->meshes[i].pointshell == pointshell)
 		{
 			kl_free(path);
 			return s->meshes[i].mesh;
@@ -225,7 +236,8 @@ static kl_mesh* cached_mesh(kl_scene_loader* s, const char* file)
 	kl_mesh* mesh = NULL;
 	if (KL_ARRAY_RESERVE(s->meshes, s->mesh_capacity, s->mesh_count + 1))
 	{
-		mesh = kl_mesh_load(path, NULL, NULL);
+		kl_mesh_def settings = mesh_settings(pointshell);
+		mesh = kl_mesh_load_with(path, &settings);
 	}
 	if (mesh == NULL)
 	{
@@ -233,7 +245,7 @@ static kl_mesh* cached_mesh(kl_scene_loader* s, const char* file)
 		kl_free(path);
 		return NULL;
 	}
-	s->meshes[s->mesh_count++] = (kl_scene_mesh){path, mesh};
+	s->meshes[s->mesh_count++] = (kl_scene_mesh){path, mesh, pointshell};
 	return mesh;
 }
 
@@ -286,7 +298,7 @@ static int32_t* read_triangles(kl_json_reader* r, const cJSON* item, int vertex_
 }
 
 /// A mesh given inline as "vertices" and "triangles" (the saver writes meshes without a file so).
-static kl_mesh* inline_mesh(kl_json_reader* r, const cJSON* object)
+static kl_mesh* inline_mesh(kl_json_reader* r, const cJSON* object, bool pointshell)
 {
 	const cJSON* vertices_item = kl_json_get(object, "vertices");
 	const cJSON* triangles_item = kl_json_get(object, "triangles");
@@ -302,7 +314,7 @@ static kl_mesh* inline_mesh(kl_json_reader* r, const cJSON* object)
 	kl_mesh* mesh = NULL;
 	if (indices != NULL)
 	{
-		kl_mesh_def def = kl_default_mesh_def();
+		kl_mesh_def def = mesh_settings(pointshell);
 		def.vertices = vertices;
 		def.vertex_count = vertex_count;
 		def.indices = indices;
@@ -349,10 +361,16 @@ static kl_shape_id create_mesh(kl_scene_loader* s, kl_body_id body, const cJSON*
 	kl_json_reader* r = &s->json;
 	vec3s scale;
 	const char* file = NULL;
-	if (!read_mesh_scale(r, object, &scale) || !kl_json_read_string(r, object, "file", false, &file))
+	int backend = KL_MESH_BACKEND_BVH;
+	if (!read_mesh_scale(r, object, &scale) || !kl_json_read_string(r, object, "file", false, &file) ||
+		!kl_json_read_enum(r, object, "backend", false, kl_scene_mesh_backend_name, KL_MESH_BACKEND_POINTSHELL + 1,
+						   "mesh backend", &backend))
 	{
 		return kl_null_shape_id;
 	}
+	bool pointshell = backend == KL_MESH_BACKEND_POINTSHELL;
+	kl_shape_def with_backend = *def;
+	with_backend.mesh_backend = (kl_mesh_backend)backend;
 	bool has_inline = kl_json_get(object, "vertices") != NULL || kl_json_get(object, "triangles") != NULL;
 	if (file != NULL && has_inline)
 	{
@@ -365,12 +383,12 @@ static kl_shape_id create_mesh(kl_scene_loader* s, kl_body_id body, const cJSON*
 		kl_json_missing(r, "file");
 		return kl_null_shape_id;
 	}
-	kl_mesh* mesh = file != NULL ? cached_mesh(s, file) : inline_mesh(r, object);
+	kl_mesh* mesh = file != NULL ? cached_mesh(s, file, pointshell) : inline_mesh(r, object, pointshell);
 	if (mesh == NULL)
 	{
 		return kl_null_shape_id;
 	}
-	kl_shape_id id = kl_create_mesh_shape(body, def, mesh, scale);
+	kl_shape_id id = kl_create_mesh_shape(body, &with_backend, mesh, scale);
 	if (file == NULL)
 	{
 		kl_mesh_release(mesh); // the shape holds its own reference

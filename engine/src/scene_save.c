@@ -207,6 +207,10 @@ static void save_mesh(scene_saver* w, cJSON* o, kl_shape_id id)
 	{
 		add_inline_mesh(w, o, mesh);
 	}
+	if (kl_shape_get_mesh_backend(id) != KL_MESH_BACKEND_BVH) // the default, left out
+	{
+		add_string(w, o, "backend", kl_scene_mesh_backend_name(kl_shape_get_mesh_backend(id)));
+	}
 	if (scale.x == scale.y && scale.x == scale.z)
 	{
 		add_float(w, o, "scale", scale.x);
