@@ -1229,6 +1229,63 @@ static void test_world_backend(void** state)
 	kl_destroy_world(world);
 }
 
+/// The model's settings reach it through kl_mesh_def, and kl_mesh_info reports its memory; bad
+/// settings are refused with the build.
+static void test_mesh_def_settings(void** state)
+{
+	(void)state;
+	test_mesh gear;
+	make_gear(&gear);
+	kl_mesh_def md = mesh_def_of(&gear.mesh);
+	md.build_pointshell = true;
+	kl_mesh* plain = kl_mesh_build(&md);
+	md.pointshell_max_triangles = 16;
+	md.pointshell_spacing = 0.002f;
+	md.pointshell_surface_groups = true;
+	kl_mesh* tuned = kl_mesh_build(&md);
+	assert_non_null(plain);
+	assert_non_null(tuned);
+	const kl_pointshell* p = plain->pointshell;
+	const kl_pointshell* t = tuned->pointshell;
+	int most = 0;
+	for (int g = 0; g < t->cong_count; ++g)
+	{
+		most = t->congs[g].tri_count > most ? t->congs[g].tri_count : most;
+	}
+	assert_true(most <= 16 && t->cong_count > p->cong_count);
+	assert_true(t->spacing == 0.002f && p->spacing != 0.002f);
+	kl_pointshell_build_def surface = kl_pointshell_default_build_def();
+	surface.max_triangles = 16;
+	surface.spacing = 0.002f;
+	surface.grouping = KL_PS_GROUP_SURFACE;
+	kl_pointshell* direct = kl_pointshell_build(gear.mesh.vertices, gear.mesh.vertex_count, gear.mesh.indices,
+												gear.mesh.triangle_count, &surface, NULL, NULL);
+	assert_non_null(direct);
+	surface.grouping = KL_PS_GROUP_MEDIAN_CUT;
+	kl_pointshell* cut = kl_pointshell_build(gear.mesh.vertices, gear.mesh.vertex_count, gear.mesh.indices,
+											 gear.mesh.triangle_count, &surface, NULL, NULL);
+	assert_non_null(cut);
+	// The surface clusters, not the median cut (which groups these triangles otherwise).
+	assert_int_equal(direct->cong_count, t->cong_count);
+	assert_true(cut->cong_count != t->cong_count ||
+				memcmp(cut->tris, t->tris, (size_t)t->triangle_count * sizeof(int32_t)) != 0);
+	assert_memory_equal(direct->tris, t->tris, (size_t)t->triangle_count * sizeof(int32_t));
+	kl_pointshell_destroy(direct);
+	kl_pointshell_destroy(cut);
+	kl_pointshell_memory bytes = kl_pointshell_memory_of(p);
+	assert_true(kl_mesh_get_info(plain).pointshell_bytes == bytes.shells + bytes.coverage + bytes.octrees + bytes.conglomerates);
+	assert_true(kl_mesh_get_info(plain).pointshell_bytes > 40u * (size_t)p->triangle_count);
+	md.pointshell_max_triangles = -1;
+	assert_null(kl_mesh_build(&md));
+	assert_non_null(strstr(kl_last_error(), "max_triangles"));
+	md.pointshell_max_triangles = 0;
+	md.pointshell_spacing = NAN;
+	assert_null(kl_mesh_build(&md));
+	kl_mesh_release(plain);
+	kl_mesh_release(tuned);
+	free_mesh(&gear);
+}
+
 /// A mesh built without build_pointshell (the default) has no model: its shapes refuse the
 /// point-shell backend with a clear error while the BVH backend works as before.
 static void test_without_pointshell(void** state)
@@ -1389,6 +1446,7 @@ int main(void)
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_world_backend),
 		cmocka_unit_test(test_without_pointshell),
+		cmocka_unit_test(test_mesh_def_settings),
 		cmocka_unit_test(test_debug_draw),
 		cmocka_unit_test(test_gpu_matches_cpu),
 	};

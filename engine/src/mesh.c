@@ -124,6 +124,9 @@ static bool shell_progress_report(float fraction, void* context)
 static kl_result build_pointshell(const kl_mesh_def* def, kl_mesh* mesh)
 {
 	kl_pointshell_build_def bd = kl_pointshell_default_build_def();
+	bd.max_triangles = def->pointshell_max_triangles != 0 ? def->pointshell_max_triangles : bd.max_triangles;
+	bd.spacing = def->pointshell_spacing;
+	bd.grouping = def->pointshell_surface_groups ? KL_PS_GROUP_SURFACE : KL_PS_GROUP_MEDIAN_CUT;
 	const char* cache = def->pointshell_cache;
 	if (cache != NULL)
 	{
@@ -206,6 +209,11 @@ static kl_result run_stages(const kl_mesh_def* def, kl_mesh* mesh, int32_t* rema
 	{
 		r = report(def, "pointshell", 0.0f) ? build_pointshell(def, mesh) : KL_ERR_CANCELLED;
 		mesh->info.has_pointshell = r == KL_OK;
+		if (r == KL_OK)
+		{
+			kl_pointshell_memory bytes = kl_pointshell_memory_of(mesh->pointshell);
+			mesh->info.pointshell_bytes = bytes.shells + bytes.coverage + bytes.octrees + bytes.conglomerates;
+		}
 	}
 	return r;
 }

@@ -96,6 +96,13 @@ typedef struct kl_mesh_def
 	/// A file for the point-shell model: read when it holds this mesh's model, else the model is
 	/// built and written there (naming one builds the model, as build_pointshell does). NULL: no file.
 	const char* pointshell_cache;
+	/// The point-shell model's settings (docs/pointshell.md): conglomerates of at most this many
+	/// triangles (0: 64; negative is refused), samples about this far apart (object units; 0: a
+	/// third of the median edge length), and surface clusters instead of the median cut. A cache
+	/// file made with other settings is rebuilt.
+	int pointshell_max_triangles;
+	float pointshell_spacing;
+	bool pointshell_surface_groups;
 } kl_mesh_def;
 
 KL_API kl_mesh_def kl_default_mesh_def(void);
@@ -135,6 +142,7 @@ typedef struct kl_mesh_info
 	kl_aabb bounds;
 	kl_mesh_cache_status pointshell_cache;
 	bool has_pointshell; ///< the point-shell model was built (kl_mesh_def.build_pointshell)
+	size_t pointshell_bytes; ///< its memory: point shells, coverage, octrees, conglomerates
 } kl_mesh_info;
 
 /// An immutable, reference-counted collision model. Later stages add BVH, point-shell and
