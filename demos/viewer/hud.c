@@ -104,6 +104,21 @@ int kl_viewer_menu_hit(const kl_viewer_app* app, float x, float y)
 	return -1;
 }
 
+void kl_viewer_hud_pointshell_line(kl_counters c, kl_profile p, char* out, size_t size)
+{
+	if (c.pointshell_pair_count > 0)
+	{
+		snprintf(out, size, "point shells %d pairs (%d GPU): obb %.2f  shell %.2f  sort %.2f  tri %.2f  xfer %.2f ms",
+				 c.pointshell_pair_count, c.pointshell_gpu_pair_count, (double)p.pointshell_obb,
+				 (double)p.pointshell_shell, (double)p.pointshell_sort, (double)p.pointshell_triangle,
+				 (double)p.pointshell_transfer);
+	}
+	else
+	{
+		snprintf(out, size, "point shells: no pairs");
+	}
+}
+
 static void draw_panel(kl_viewer_app* app)
 {
 	kl_viewer_rect r = kl_viewer_hud_panel_rect(app);
@@ -122,18 +137,7 @@ static void draw_panel(kl_viewer_app* app)
 			 c.awake_body_count, c.pair_count, c.contact_count, c.joint_count);
 	snprintf(lines[4], sizeof(lines[4]), "%s camera  threads %d  F1 keys  Tab scenes",
 			 app->camera.mode == KL_CAMERA_FLY ? "fly" : "orbit", c.worker_count);
-	// The point-shell mesh backend's stages (docs/pointshell.md), when a pair used it this step.
-	if (c.pointshell_pair_count > 0)
-	{
-		snprintf(lines[5], sizeof(lines[5]),
-				 "point shells %d pairs (%d GPU): obb %.2f  shell %.2f  sort %.2f  tri %.2f  xfer %.2f ms",
-				 c.pointshell_pair_count, c.pointshell_gpu_pair_count, p.pointshell_obb, p.pointshell_shell,
-				 p.pointshell_sort, p.pointshell_triangle, p.pointshell_transfer);
-	}
-	else
-	{
-		snprintf(lines[5], sizeof(lines[5]), "point shells: no pairs");
-	}
+	kl_viewer_hud_pointshell_line(c, p, lines[5], sizeof(lines[5]));
 	float lh = line_height(app);
 	for (int i = 0; i < kl_hud_lines; ++i)
 	{

@@ -298,6 +298,36 @@ static void test_overlays(void** state)
 	assert_true(outside <= changed / 20);
 }
 
+/// The HUD's point-shell line shows a world's point-shell pairs and stage times: the screw in its
+/// block with its pair switched to point shells, one step.
+static void test_hud_pointshell_line(void** state)
+{
+	(void)state;
+	char line[160];
+	start_scene("screw_block", 1);
+	kl_viewer_hud_pointshell_line(kl_world_get_counters(g_app->run.world), kl_world_get_profile(g_app->run.world),
+								  line, sizeof(line));
+	assert_string_equal(line, "point shells: no pairs"); // the scene's default: the BVH
+	kl_body_id screw = kl_world_find_body(g_app->run.world, "screw");
+	kl_shape_id shapes[4];
+	int n = kl_body_get_shapes(screw, shapes, 4);
+	for (int i = 0; i < n && i < 4; ++i)
+	{
+		assert_int_equal(kl_shape_set_mesh_backend(shapes[i], KL_MESH_BACKEND_POINTSHELL), KL_OK);
+	}
+	assert_int_equal(kl_world_step(g_app->run.world, 1.0f / 60.0f, 4), KL_OK);
+	kl_counters c = kl_world_get_counters(g_app->run.world);
+	kl_profile p = kl_world_get_profile(g_app->run.world);
+	kl_viewer_hud_pointshell_line(c, p, line, sizeof(line));
+	printf("  %s\n", line);
+	char expected[64];
+	snprintf(expected, sizeof(expected), "point shells %d pairs (%d GPU): obb ", c.pointshell_pair_count,
+			 c.pointshell_gpu_pair_count);
+	assert_true(c.pointshell_pair_count == 1);
+	assert_true(strncmp(line, expected, strlen(expected)) == 0);
+	assert_non_null(strstr(line, "shell "));
+}
+
 /// The HUD panel darkens its rectangle and draws bright text in it, and nothing elsewhere.
 static void test_hud(void** state)
 {
@@ -462,6 +492,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pyramid),		cmocka_unit_test(test_vertical_stack), cmocka_unit_test(test_card_house),
 		cmocka_unit_test(test_falling_boxes), cmocka_unit_test(test_overlays),	   cmocka_unit_test(test_hud),
+		cmocka_unit_test(test_hud_pointshell_line),
 		cmocka_unit_test(test_keys),		cmocka_unit_test(test_pick_drag),	   cmocka_unit_test(test_screenshot),
 	};
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
