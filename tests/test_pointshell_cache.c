@@ -65,17 +65,25 @@ static void cache_path(char* path, size_t size, const char* name)
 	remove(path);
 }
 
+/// The default gear (into g) and its mesh, whose model is built and written to a fresh cache file.
+static kl_mesh* written_gear(const char* path, kl_meshgen_mesh* g)
+{
+	kl_meshgen_gear_params gp = kl_meshgen_default_gear_params();
+	assert_int_equal(kl_meshgen_gear(&gp, g), KL_OK);
+	kl_mesh* built = build_cached(g, path);
+	assert_non_null(built);
+	assert_int_equal(kl_mesh_get_info(built).pointshell_cache, KL_MESH_CACHE_WRITTEN);
+	return built;
+}
+
 static void test_cache_file(void** state)
 {
 	(void)state;
 	char path[512];
 	cache_path(path, sizeof(path), "test_pointshell_gear.cache");
-	kl_meshgen_gear_params gp = kl_meshgen_default_gear_params();
 	kl_meshgen_mesh g;
-	assert_int_equal(kl_meshgen_gear(&gp, &g), KL_OK);
-	kl_mesh* built = build_cached(&g, path);
-	assert_non_null(built);
-	assert_int_equal(kl_mesh_get_info(built).pointshell_cache, KL_MESH_CACHE_WRITTEN);
+	kl_mesh* built = written_gear(path, &g);
+	kl_meshgen_gear_params gp = kl_meshgen_default_gear_params();
 	kl_mesh* read = build_cached(&g, path);
 	assert_non_null(read);
 	assert_int_equal(kl_mesh_get_info(read).pointshell_cache, KL_MESH_CACHE_READ);
@@ -219,11 +227,8 @@ static void test_cache_counts_beyond_file(void** state)
 	(void)state;
 	char path[512];
 	cache_path(path, sizeof(path), "test_pointshell_counts.cache");
-	kl_meshgen_gear_params gp = kl_meshgen_default_gear_params();
 	kl_meshgen_mesh g;
-	assert_int_equal(kl_meshgen_gear(&gp, &g), KL_OK);
-	kl_mesh* built = build_cached(&g, path);
-	assert_non_null(built);
+	kl_mesh* built = written_gear(path, &g);
 	const kl_pointshell_build_def def = kl_pointshell_default_build_def();
 	// cache_header: magic (8), version, byte order (4 each), two hashes (8 each), the vertex,
 	// triangle, conglomerate and node counts (4 each), then the point count at byte 48.
