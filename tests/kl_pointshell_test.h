@@ -1,8 +1,10 @@
-// Kollide tests — helpers shared by the point-shell tests (test_pointshell.c, test_pointshell_cache.c).
+// Kollide tests — helpers shared by the point-shell tests (test_pointshell*.c): generated meshes with
+// their models, and engine meshes built with the model.
 // SPDX-License-Identifier: MIT
 #pragma once
 
 #include "../tools/meshgen/meshgen.h"
+#include "pointshell.h"
 
 #include <kollide/kollide.h>
 
@@ -25,4 +27,37 @@ static inline kl_mesh* build_cached(const kl_meshgen_mesh* g, const char* path)
 	md.build_pointshell = true;
 	md.pointshell_cache = path;
 	return kl_mesh_build(&md);
+}
+
+/// A generated mesh and its point-shell model.
+typedef struct test_mesh
+{
+	kl_meshgen_mesh mesh;
+	kl_pointshell* model;
+} test_mesh;
+
+static inline void make_gear(test_mesh* m)
+{
+	kl_meshgen_gear_params g = kl_meshgen_default_gear_params();
+	assert_int_equal(kl_meshgen_gear(&g, &m->mesh), KL_OK);
+	m->model = kl_pointshell_build(m->mesh.vertices, m->mesh.vertex_count, m->mesh.indices, m->mesh.triangle_count,
+								   NULL, NULL, NULL);
+	assert_non_null(m->model);
+}
+
+static inline void make_knot(test_mesh* m, int segments)
+{
+	kl_meshgen_torus_knot_params k = kl_meshgen_default_torus_knot_params();
+	k.segments = segments;
+	k.sides = 8;
+	assert_int_equal(kl_meshgen_torus_knot(&k, &m->mesh), KL_OK);
+	m->model = kl_pointshell_build(m->mesh.vertices, m->mesh.vertex_count, m->mesh.indices, m->mesh.triangle_count,
+								   NULL, NULL, NULL);
+	assert_non_null(m->model);
+}
+
+static inline void free_mesh(test_mesh* m)
+{
+	kl_pointshell_destroy(m->model);
+	kl_meshgen_free(&m->mesh);
 }
