@@ -633,6 +633,15 @@ int main(int argc, char** argv)
 			}
 			s_shell_def.grouping = strcmp(argv[i], "surface") == 0 ? KL_PS_GROUP_SURFACE : KL_PS_GROUP_MEDIAN_CUT;
 		}
+		else if (strcmp(argv[i], "--leaf-bucket") == 0 && i + 1 < argc)
+		{
+			s_shell_def.leaf_bucket = atoi(argv[++i]);
+			if (s_shell_def.leaf_bucket < 1)
+			{
+				fprintf(stderr, "--leaf-bucket: a positive number of samples\n");
+				return 2;
+			}
+		}
 		else if (strcmp(argv[i], "--no-gpu") == 0)
 		{
 			gpu = false;
@@ -653,8 +662,8 @@ int main(int argc, char** argv)
 		else
 		{
 			fprintf(stderr, "usage: kollide-pointshell-bench [--scene E1a|E1b|E2|E3|E4] [--iterations N] "
-							"[--cpu-iterations N] [--threads T] [--spacing S] [--grouping surface|median] [--no-gpu] "
-							"[--warp-model] [--gpu-variant V]\n");
+							"[--cpu-iterations N] [--threads T] [--spacing S] [--grouping surface|median] "
+							"[--leaf-bucket N] [--no-gpu] [--warp-model] [--gpu-variant V]\n");
 			return 2;
 		}
 	}

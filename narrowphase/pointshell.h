@@ -33,6 +33,9 @@ typedef struct kl_pointshell_build_def
 	/// Target distance between samples (object units); 0: a third of the median edge length.
 	float spacing;
 	kl_ps_grouping grouping; ///< KL_PS_GROUP_MEDIAN_CUT
+	/// An octant holding this many samples or fewer is a leaf (KL_PS_LEAF_BUCKET, 256; the thesis's
+	/// 32). A setting so that a device run can time others without a rebuild.
+	int leaf_bucket;
 } kl_pointshell_build_def;
 
 kl_pointshell_build_def kl_pointshell_default_build_def(void);

@@ -46,6 +46,7 @@ typedef struct kl_ps_octree_builder
 	kl_ps_entry* entries;
 	uint32_t entry_count;
 	uint32_t entry_capacity;
+	int leaf_bucket; ///< kl_pointshell_build_def.leaf_bucket
 } kl_ps_octree_builder;
 
 /// Builds conglomerate c's octree over its triangles' samples (with its leaves' entries) and appends

@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#define KL_PS_CACHE_VERSION 6u // 2: measured coverage; 3: leaf entries; 4: skip links; 5: leaves of 256; 6: cells; older: rebuilt
+#define KL_PS_CACHE_VERSION 7u // 2: measured coverage; 3: leaf entries; 4: skip links; 5: leaves of 256; 6: cells; 7: leaf bucket kept; older: rebuilt
 #define KL_PS_CACHE_BOM 0x01020304u
 
 typedef struct cache_header
@@ -34,6 +34,7 @@ typedef struct cache_header
 	float coverage;
 	int32_t grouping; ///< the build def's (0, the median cut, in files written before it was kept)
 	kl_ps_obb obb;
+	int32_t leaf_bucket; ///< the build def's
 } cache_header;
 
 static uint64_t fnv1a(uint64_t h, const void* data, size_t size)
@@ -110,6 +111,7 @@ kl_result kl_pointshell_save(const char* path, const kl_pointshell* model, const
 	h.max_triangles = def->max_triangles;
 	h.spacing_asked = def->spacing;
 	h.grouping = (int32_t)def->grouping;
+	h.leaf_bucket = def->leaf_bucket;
 	h.spacing = m->spacing;
 	h.coverage = m->coverage;
 	h.obb = m->obb;
@@ -140,7 +142,7 @@ static bool header_matches(const cache_header* h, const vec3s* vertices, int ver
 	return memcmp(h->magic, "KLPSHELL", 8) == 0 && h->version == KL_PS_CACHE_VERSION &&
 		   h->byte_order == KL_PS_CACHE_BOM && h->vertex_count == vertex_count && h->triangle_count == triangle_count &&
 		   h->max_triangles == def->max_triangles && h->spacing_asked == def->spacing &&
-		   h->grouping == (int32_t)def->grouping && h->cong_count >= 1 &&
+		   h->grouping == (int32_t)def->grouping && h->leaf_bucket == def->leaf_bucket && h->cong_count >= 1 &&
 		   h->cong_count <= triangle_count && h->node_count >= h->cong_count && h->node_count < (1 << 28) &&
 		   h->point_count < (1u << 30) && h->entry_count <= h->point_count &&
 		   h->geometry_hash == kl_pointshell_geometry_hash(vertices, vertex_count, indices, triangle_count);
@@ -187,6 +189,7 @@ kl_pointshell* kl_pointshell_load(const char* path, const vec3s* vertices, int v
 		m->spacing = h.spacing;
 		m->coverage = h.coverage;
 		m->obb = h.obb;
+		m->leaf_bucket = h.leaf_bucket;
 		part parts[7];
 		int n = model_parts(m, parts);
 		uint64_t bytes = 0;

@@ -61,7 +61,7 @@ static bool build_octree(kl_ps_octree_builder* b, const keyed_point* pts, uint32
 	for (int i = *root; i < b->count; ++i)
 	{
 		kl_ps_node n = b->nodes[i];
-		if (n.end - n.begin <= KL_PS_LEAF_BUCKET || n.depth >= KL_PS_MAX_DEPTH)
+		if (n.end - n.begin <= (uint32_t)b->leaf_bucket || n.depth >= KL_PS_MAX_DEPTH)
 		{
 			continue;
 		}

@@ -32,6 +32,7 @@ typedef struct kl_pointshell
 	kl_ps_obb obb;		 ///< the object's PCA box
 	float coverage;		 ///< the largest conglomerate coverage
 	float spacing;		 ///< the sampling distance used
+	int leaf_bucket;	 ///< the build's (kl_pointshell_build_def)
 } kl_pointshell;
 
 /// One body in a pair: its model and where it is (world = xf(object), xf = R · diag(scale) | t).

@@ -116,7 +116,7 @@ static void check_model_capped(const kl_pointshell* m, int cap)
 			assert_true(node->begin >= c->point_begin && node->end <= c->point_begin + c->point_count);
 			if (node->child_count == 0)
 			{
-				assert_true(node->end - node->begin <= KL_PS_LEAF_BUCKET || node->depth == KL_PS_MAX_DEPTH);
+				assert_true(node->end - node->begin <= (uint32_t)m->leaf_bucket || node->depth == KL_PS_MAX_DEPTH);
 			}
 			check_entries(m, node);
 			for (uint32_t i = node->begin; i < node->end; ++i)
@@ -688,6 +688,70 @@ static void test_surface_grouping(void** state)
 }
 
 /// Forcing every conglomerate pair finds the same pairs as the box culling.
+/// The leaf bucket shapes the octrees, not the result: models with leaves of up to 32, 256 (the
+/// default) and 4,096 samples give the same keys on random poses, and their leaves keep the bucket.
+static void test_leaf_bucket_same_keys(void** state)
+{
+	(void)state;
+	test_mesh a, b;
+	make_gear(&a);
+	make_knot(&b, 64);
+	const int buckets[3] = {32, KL_PS_LEAF_BUCKET, 4096};
+	kl_pointshell* gears[3];
+	kl_pointshell* knots[3];
+	for (int k = 0; k < 3; ++k)
+	{
+		kl_pointshell_build_def def = kl_pointshell_default_build_def();
+		def.leaf_bucket = buckets[k];
+		gears[k] = kl_pointshell_build(a.mesh.vertices, a.mesh.vertex_count, a.mesh.indices, a.mesh.triangle_count, &def,
+									   NULL, NULL);
+		knots[k] = kl_pointshell_build(b.mesh.vertices, b.mesh.vertex_count, b.mesh.indices, b.mesh.triangle_count, &def,
+									   NULL, NULL);
+		assert_non_null(gears[k]);
+		assert_non_null(knots[k]);
+		check_model(gears[k]);
+		check_model(knots[k]);
+	}
+	assert_true(gears[0]->node_count > gears[1]->node_count && gears[1]->node_count > gears[2]->node_count);
+	uint32_t seed = 17u;
+	kl_transform ident = {kl_vec3(0.0f, 0.0f, 0.0f), (versors){{0.0f, 0.0f, 0.0f, 1.0f}}};
+	kl_ps_batch batch[3];
+	memset(batch, 0, sizeof(batch));
+	uint32_t found = 0;
+	for (int p = 0; p < 6; ++p)
+	{
+		kl_transform pose = random_pose(&seed, 0.07f);
+		for (int k = 0; k < 3; ++k)
+		{
+			kl_ps_pair_query q;
+			q.a = kl_ps_body_make(gears[k], ident, kl_vec3(1.0f, 1.0f, 1.0f));
+			q.b = kl_ps_body_make(knots[k], pose, kl_vec3(1.0f, 1.0f, 1.0f));
+			q.margin = 0.002f;
+			assert_int_equal(kl_ps_search_cpu(&q, 1, false, NULL, 1, batch + k, NULL), KL_OK);
+		}
+		for (int k = 1; k < 3; ++k)
+		{
+			assert_int_equal(batch[k].key_count, batch[0].key_count);
+			assert_memory_equal(batch[k].keys, batch[0].keys, batch[0].key_count * sizeof(uint64_t));
+		}
+		found += batch[0].key_count;
+	}
+	assert_true(found > 0);
+	kl_pointshell_build_def bad = kl_pointshell_default_build_def();
+	bad.leaf_bucket = 0;
+	assert_null(kl_pointshell_build(a.mesh.vertices, a.mesh.vertex_count, a.mesh.indices, a.mesh.triangle_count, &bad,
+									NULL, NULL));
+	assert_non_null(strstr(kl_last_error(), "leaf_bucket"));
+	for (int k = 0; k < 3; ++k)
+	{
+		kl_ps_batch_free(batch + k);
+		kl_pointshell_destroy(gears[k]);
+		kl_pointshell_destroy(knots[k]);
+	}
+	free_mesh(&a);
+	free_mesh(&b);
+}
+
 static void test_forced_equals_culled(void** state)
 {
 	(void)state;
@@ -1114,6 +1178,7 @@ int main(void)
 		cmocka_unit_test(test_complete_slivers_each_direction),
 		cmocka_unit_test(test_surface_grouping),
 		cmocka_unit_test(test_forced_equals_culled),
+		cmocka_unit_test(test_leaf_bucket_same_keys),
 		cmocka_unit_test(test_box_overlap_matches_direct),
 		cmocka_unit_test(test_point_near_triangle),
 		cmocka_unit_test(test_batch_of_pairs),

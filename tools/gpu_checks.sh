@@ -80,5 +80,7 @@ if [ "$what" = all ] || [ "$what" = variants ]; then
     [ -n "${p:-}" ] || break
     stage 'gpu|GPU|check|only' 45 "$p" "$@" --gpu-variant "$v" --cpu-iterations 1
   done
+  # Leaves of 512 samples, the other candidate bucket (docs/pointshell.md), with the default variant.
+  [ -n "${p:-}" ] && stage 'gpu|GPU|check|only|model:' 45 "$p" "$@" --leaf-bucket 512 --cpu-iterations 1
 fi
 exit $status
