@@ -111,7 +111,7 @@ kl_result kl_pointshell_save(const char* path, const kl_pointshell* model, const
 	h.max_triangles = def->max_triangles;
 	h.spacing_asked = def->spacing;
 	h.grouping = (int32_t)def->grouping;
-	h.leaf_bucket = def->leaf_bucket;
+	h.leaf_bucket = m->leaf_bucket; // as built (load compares it with the def it is asked for)
 	h.spacing = m->spacing;
 	h.coverage = m->coverage;
 	h.obb = m->obb;

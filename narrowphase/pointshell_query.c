@@ -110,16 +110,14 @@ static bool run_item(const kl_ps_batch* b, const shell_task* t, const kl_ps_work
 	}
 }
 
-static void run_items(int start, int end, int worker, void* context)
+/// The items of one partition into its own key list.
+static void run_partition(shell_task* t, int part)
 {
-	shell_task* t = context;
 	kl_ps_batch* b = t->batch;
-	(void)end;
-	(void)worker;
 	bool by_sample = b->sample_items;
 	int begin, stop;
-	kl_partition_range(by_sample ? b->sample_count : b->item_count, t->parts, start, &begin, &stop);
-	struct kl_ps_worker_keys* out = b->per_worker + start;
+	kl_partition_range(by_sample ? b->sample_count : b->item_count, t->parts, part, &begin, &stop);
+	struct kl_ps_worker_keys* out = b->per_worker + part;
 	out->count = 0;
 	int w = begin < stop ? kl_ps_find_work(b->works, b->work_count, begin, by_sample) : 0;
 	for (int item = begin; item < stop; ++item)
@@ -131,9 +129,19 @@ static void run_items(int start, int end, int worker, void* context)
 		const kl_ps_work* work = b->works + w;
 		if (!run_item(b, t, work, item - (by_sample ? work->sample_begin : work->item_begin), out))
 		{
-			t->failed[start] = true;
+			t->failed[part] = true;
 			return;
 		}
+	}
+}
+
+/// Partitions [start, end) (kl_task_fn), each into its own key list.
+static void run_items(int start, int end, int worker, void* context)
+{
+	(void)worker;
+	for (int part = start; part < end; ++part)
+	{
+		run_partition(context, part);
 	}
 }
 
@@ -154,14 +162,15 @@ static bool key_near(const kl_ps_batch* b, const kl_ps_pair_query* pairs, uint64
 	return kl_ps_candidate_near(&a, &v, b->world, key, q->margin, tolerance);
 }
 
+/// The triangle stage of partitions [start, end) of the keys.
 static void run_triangles(int start, int end, int worker, void* context)
 {
 	triangle_task* t = context;
 	(void)worker;
-	(void)end;
-	int begin, stop;
+	int begin, stop, last_begin, last_stop;
 	kl_partition_range((int)t->batch->key_count, t->parts, start, &begin, &stop);
-	for (int i = begin; i < stop; ++i)
+	kl_partition_range((int)t->batch->key_count, t->parts, end - 1, &last_begin, &last_stop);
+	for (int i = begin; i < last_stop; ++i)
 	{
 		t->keep[i] = key_near(t->batch, t->pairs, t->batch->keys[i]) ? 1 : 0;
 	}

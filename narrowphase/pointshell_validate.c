@@ -30,7 +30,8 @@ static bool child_cell_ok(const kl_ps_node* parent, const kl_ps_node* child)
 /// nodes' children, in the order of their parents, are the nodes after the root, each once and
 /// each after its parent; every skip link is the one a depth-first walk needs (kl_ps_node.skip);
 /// and each node's cube is an octant of its parent's. Then every walk, pruned or not, moves forward
-/// in depth-first order and ends, and prunes by the cubes that hold the points.
+/// in depth-first order and ends. (That the points and entry spheres lie in their cubes is not
+/// checked: a file crafted past the hashes could still lose candidates, not memory safety.)
 static bool tree_ok(const kl_ps_node* nodes, int root, int count)
 {
 	int next = root + 1;

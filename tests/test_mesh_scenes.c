@@ -22,6 +22,7 @@
 // their full criteria.
 // SPDX-License-Identifier: MIT
 #include "kl_validation.h"
+#include "world.h"
 
 #include <string.h>
 #include <time.h>
@@ -606,7 +607,7 @@ static void test_screw_block(void** state)
 /// Issue 7: the screw rests as stably with the point-shell backend. Its CPU path takes 0.18 s a step
 /// on this pair (dense contact: 75,000 triangle pairs within the alarm distance), so this test runs
 /// where a CUDA device serves it; test_screw_block_pointshell_cpu covers the CPU path.
-static void test_screw_block_pointshell(void** state)
+static void test_screw_block_pointshell_gpu(void** state)
 {
 	(void)state;
 	if (!kl_gpu_available())
@@ -636,7 +637,7 @@ static void test_screw_block_pointshell_cpu(void** state)
 	}
 	use_mesh_backend(screws[1], KL_MESH_BACKEND_POINTSHELL);
 	const int limit = KL_QUICK ? 2 : STEPS(3.0f, 3.0f);
-	int steps = 0, searched = 0, still = 0;
+	int steps = 0, searched = 0, batched = 0, still = 0;
 	double t0 = now_seconds();
 	while (steps < limit && still < 30)
 	{
@@ -646,6 +647,7 @@ static void test_screw_block_pointshell_cpu(void** state)
 		}
 		++steps;
 		searched += kl_world_get_counters(runs[1].world).pointshell_pair_count > 0;
+		batched += kl_get_world(runs[1].world)->pointshell_batch_pairs > 0; // the pool's batch served it
 		kl_transform a = kl_body_get_transform(screws[0]), b = kl_body_get_transform(screws[1]);
 		assert_memory_equal(&a, &b, sizeof(a));
 		bool slow = glms_vec3_norm(kl_body_get_linear_velocity(screws[0])) < k_screw_rest_speed &&
@@ -658,6 +660,7 @@ static void test_screw_block_pointshell_cpu(void** state)
 		   steps, searched, still >= 30 ? "at rest" : "not yet at rest", (double)p.z,
 		   1e3 * (now_seconds() - t0) / steps);
 	assert_int_equal(searched, steps);
+	assert_int_equal(batched, steps);
 	assert_true(KL_QUICK || still >= 30);
 	for (int i = 0; i < 2; ++i)
 	{
@@ -747,7 +750,7 @@ int main(int argc, char** argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_gear_train),
 		cmocka_unit_test(test_screw_block),
-		cmocka_unit_test(test_screw_block_pointshell),
+		cmocka_unit_test(test_screw_block_pointshell_gpu),
 		cmocka_unit_test(test_screw_block_pointshell_cpu),
 		cmocka_unit_test(test_bowl_stack),
 		cmocka_unit_test(test_mesh_pile),

@@ -5,6 +5,8 @@
 // SPDX-License-Identifier: MIT
 #include "kl_test.h"
 
+#include "collide_mesh.h"
+#include "contact.h"
 #include "kl_pointshell_test.h"
 #include "mesh.h"
 #include "world.h"
@@ -303,11 +305,86 @@ static void test_without_pointshell(void** state)
 	free_mesh(&gear);
 }
 
+/// A batch (here the pool's) finds for each pair exactly the candidates the pair's own search finds:
+/// a gear settling on a gear on two workers, the batch run again on each step's state and compared
+/// with the search kl_collide_triangle_sets runs for that contact, key for key.
+static void test_batch_equals_own_search(void** state)
+{
+	(void)state;
+	test_mesh g;
+	make_gear(&g);
+	kl_mesh* mesh = build_cached(&g.mesh, NULL);
+	assert_non_null(mesh);
+	kl_world_def wd = kl_default_world_def();
+	wd.worker_count = 2;
+	kl_world_id world_id = kl_create_world(&wd);
+	// Both gears turn together (a turntable carrying a gear): the pair's margin adds both spins,
+	// while its vertices barely move relative to each other, so the motion clamps the margin.
+	kl_body_def bd = kl_default_body_def();
+	bd.type = KL_BODY_KINEMATIC;
+	bd.angular_velocity = kl_vec3(0.0f, 0.0f, 6.0f);
+	kl_body_id base = kl_create_body(world_id, &bd);
+	bd.type = KL_BODY_DYNAMIC;
+	bd.position = kl_vec3(0.003f, 0.002f, 0.0215f);
+	kl_body_id top = kl_create_body(world_id, &bd);
+	kl_shape_def sd = kl_default_shape_def();
+	sd.mesh_backend = KL_MESH_BACKEND_POINTSHELL;
+	assert_true(KL_IS_NON_NULL(kl_create_mesh_shape(base, &sd, mesh, kl_vec3(1.0f, 1.0f, 1.0f))));
+	assert_true(KL_IS_NON_NULL(kl_create_mesh_shape(top, &sd, mesh, kl_vec3(1.0f, 1.0f, 1.0f))));
+	kl_world* world = kl_get_world(world_id);
+	const float dt = 1.0f / 60.0f;
+	kl_mesh_scratch scratch;
+	memset(&scratch, 0, sizeof(scratch));
+	kl_manifold manifolds[KL_MESH_MAX_MANIFOLDS];
+	int compared = 0, keys = 0, clamped = 0;
+	for (int step = 0; step < 30; ++step)
+	{
+		assert_int_equal(kl_world_step(world_id, dt, 4), KL_OK);
+		kl_pointshell_prepass(world, dt); // the batch of the state the next step starts from
+		for (int k = 0; k < world->contact_count; ++k)
+		{
+			const kl_contact* c = world->contacts + k;
+			kl_mesh_candidates found;
+			if (!kl_pointshell_found(world, c, &found))
+			{
+				continue;
+			}
+			kl_triangle_set sa, sb;
+			assert_true(kl_shape_triangle_set(world, world->shapes + c->shape_a, &sa));
+			assert_true(kl_shape_triangle_set(world, world->shapes + c->shape_b, &sb));
+			kl_vertex_motion motion;
+			kl_contact_mesh_motion(world, c, dt, &motion);
+			float margin = kl_contact_speculative_distance(world, c, dt);
+			clamped += kl_mesh_search_margin(&sa, &sb, margin, &motion) < kl_mesh_pair_config(&sa, &sb, margin).margin;
+			kl_collide_triangle_sets(&sa, &sb, kl_contact_speculative_distance(world, c, dt), &motion, &scratch,
+									 manifolds, KL_MESH_MAX_MANIFOLDS);
+			const kl_ps_batch* own = scratch.pointshell;
+			assert_non_null(own);
+			assert_int_equal((int)own->key_count, found.count);
+			for (int i = 0; i < found.count; ++i)
+			{
+				// The same triangle pairs; the batch's keys carry the pair's index in the batch.
+				assert_true((own->keys[i] & 0xffffffffffffull) == (found.keys[i] & 0xffffffffffffull));
+			}
+			++compared;
+			keys += found.count;
+		}
+	}
+	printf("  batch = own search on %d pair states (%d with the margin clamped by the motion), %d keys\n", compared,
+		   clamped, keys);
+	assert_true(compared >= 20 && keys > 0 && clamped >= compared / 2);
+	kl_mesh_scratch_free(&scratch);
+	kl_destroy_world(world_id);
+	kl_mesh_release(mesh);
+	free_mesh(&g);
+}
+
 int main(void)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0); // measured figures interleave with cmocka's lines
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_world_backend),
+		cmocka_unit_test(test_batch_equals_own_search),
 		cmocka_unit_test(test_without_pointshell),
 		cmocka_unit_test(test_mesh_def_settings),
 		cmocka_unit_test(test_debug_draw),
