@@ -306,7 +306,7 @@ static void test_without_pointshell(void** state)
 }
 
 /// A batch (here the pool's) finds for each pair exactly the candidates the pair's own search finds:
-/// a gear settling on a gear on two workers, the batch run again on each step's state and compared
+/// a gear on a turning gear on two workers, the batch run again on each step's state and compared
 /// with the search kl_collide_triangle_sets runs for that contact, key for key.
 static void test_batch_equals_own_search(void** state)
 {
