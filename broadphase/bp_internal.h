@@ -238,6 +238,7 @@ struct kl_broadphase
 	uint64_t* sort_keys; ///< 2 * sort_capacity: scratch for sorting candidates and events
 	int sort_capacity;
 	bool events_ok; ///< the last update completed
+	bool resync;	///< an update ran out of memory: the next one re-enters every proxy (bp_update.c)
 	struct kl_bp_cache* cache; ///< sorted pair list, built on demand by get_pairs
 
 	kl_bp_plan plan;
@@ -349,6 +350,10 @@ bool kl_sap_sweep_all(kl_broadphase* bp);
 /// Finds all moving pairs from scratch and diffs them against the pair set. False on OOM.
 bool kl_sap_batch_update(kl_broadphase* bp);
 double kl_sap_batch_cost(const kl_broadphase* bp);
+
+// broadphase.c
+/// Puts a proxy in the change list (once per update), keeping its bounds of the last update.
+bool kl_bp_note_change(kl_broadphase* bp, int32_t proxy);
 
 // static_pairs.c
 /// Takes a proxy out of its static tree.

@@ -198,7 +198,11 @@ bool kl_bp_make_events(kl_broadphase* bp)
 {
 	int added = bp->pairs.added_count;
 	int removed = bp->pairs.removed_count;
-	if (!KL_ARRAY_RESERVE(bp->event_scratch, bp->event_scratch_capacity, added + removed))
+	// All memory before the pair set forgets its changes, so that a failure keeps them for the
+	// next update's events.
+	if (!KL_ARRAY_RESERVE(bp->event_scratch, bp->event_scratch_capacity, added + removed) ||
+		!KL_ARRAY_RESERVE(bp->begin, bp->begin_capacity, added) || !KL_ARRAY_RESERVE(bp->end, bp->end_capacity, removed) ||
+		!kl_bp_reserve_sort(bp, added > removed ? added : removed))
 	{
 		return false;
 	}

@@ -233,8 +233,15 @@ static kl_broadphase_mode choose_mode(const kl_broadphase* bp)
 
 // Clears the per-update state and frees the destroyed ids (only now, so that a pair key never
 // names two proxies within one update).
-static bool finish_changes(kl_broadphase* bp)
+static bool finish_changes(kl_broadphase* bp, bool resyncing, bool update_ok)
 {
+	if (resyncing)
+	{
+		// A resync took proxies outside the change list out of their structures too.
+		size_t words = (size_t)(bp->proxy_capacity / 64);
+		memset(bp->ending, 0, words * sizeof(uint64_t));
+		memset(bp->dirty, 0, words * sizeof(uint64_t));
+	}
 	for (int c = 0; c < bp->change_count; ++c)
 	{
 		int32_t proxy = bp->changes[c].proxy;
@@ -251,14 +258,19 @@ static bool finish_changes(kl_broadphase* bp)
 	{
 		lists[i]->count = 0;
 	}
-	bool ok = KL_ARRAY_RESERVE(bp->free_ids, bp->free_capacity, bp->free_count + bp->destroyed.count);
-	for (int i = 0; i < bp->destroyed.count && ok; ++i)
+	// After an update that failed, a destroyed proxy's pairs may still be in the set: its id waits
+	// until the resync has ended them under its own user.
+	if (!update_ok || !KL_ARRAY_RESERVE(bp->free_ids, bp->free_capacity, bp->free_count + bp->destroyed.count))
+	{
+		return false;
+	}
+	for (int i = 0; i < bp->destroyed.count; ++i)
 	{
 		bp->info[bp->destroyed.data[i]].flags = 0;
 		bp->free_ids[bp->free_count++] = bp->destroyed.data[i];
 	}
 	bp->destroyed.count = 0;
-	return ok;
+	return true;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -309,6 +321,59 @@ static bool run_update(kl_broadphase* bp)
 	return ok;
 }
 
+// ---------------------------------------------------------------------------------------------
+// Recovery from an update that ran out of memory half-way
+//
+// Such an update may have left a proxy outside its structure, a change unapplied or a pair
+// unfound, and the change list is gone. The next update takes every proxy out of its structure and
+// lets it enter again with its pairs found anew, as for a new proxy: a pair that still overlaps
+// ends and begins again in one update, which makes no event, so the events and the pair set come
+// out as if the failed update had succeeded.
+
+static bool begin_resync(kl_broadphase* bp)
+{
+	// Everything that can fail first, so that a failure here changes nothing.
+	if (!KL_ARRAY_RESERVE(bp->changes, bp->change_capacity, bp->proxy_count) ||
+		!KL_ARRAY_RESERVE(bp->destroyed.data, bp->destroyed.capacity, bp->destroyed.count + bp->proxy_count))
+	{
+		return false;
+	}
+	for (int32_t proxy = 0; proxy < bp->proxy_count; ++proxy)
+	{
+		kl_bp_info* info = bp->info + proxy;
+		if ((info->flags & KL_BP_DESTROYED) != 0)
+		{
+			continue; // its change destroys it
+		}
+		bool alive = (info->flags & KL_BP_ALIVE) != 0;
+		bool never_destroyed = !alive && info->home != KL_BP_HOME_NONE;
+		if (info->home == KL_BP_HOME_MOVING)
+		{
+			leave_moving(bp, proxy);
+		}
+		else if (info->home == KL_BP_HOME_STATIC)
+		{
+			kl_static_trees_remove(bp, proxy);
+		}
+		if (alive)
+		{
+			kl_bp_note_change(bp, proxy); // reserved; as a new proxy, it enters and finds its pairs
+		}
+		else
+		{
+			// Destroyed, but the failed update did not finish it: its pairs end now (the ending
+			// bits are cleared at the end of this update), and an id never freed is freed.
+			end_all(bp, proxy);
+			if (never_destroyed)
+			{
+				bp->destroyed.data[bp->destroyed.count++] = proxy;
+			}
+		}
+	}
+	bp->resync = false;
+	return true;
+}
+
 kl_result kl_broadphase_update(kl_broadphase* bp)
 {
 	double t0 = kl_time_seconds();
@@ -320,8 +385,13 @@ kl_result kl_broadphase_update(kl_broadphase* bp)
 	bp->stats.used_gpu = false;
 	bp->events_ok = false;
 	memset(&bp->profile, 0, sizeof(bp->profile));
+	bool resyncing = bp->resync;
+	if (resyncing && !begin_resync(bp))
+	{
+		return kl_last_error_code(); // nothing changed; the next update tries again
+	}
 	bool ok = run_update(bp);
-	ok = finish_changes(bp) && ok;
+	ok = finish_changes(bp, resyncing, ok);
 	bp->events_ok = ok;
 	bp->max_extent_age++;
 	bp->stats.update_ms = 1000.0 * (kl_time_seconds() - t0);
@@ -332,6 +402,9 @@ kl_result kl_broadphase_update(kl_broadphase* bp)
 		bp->cache->valid = false;
 		bp->batch.previous_valid = false;
 		bp->axes.valid = false;
+		bp->resync = true;
+		bp->begin_count = 0; // this update's events are incomplete: the next one reports them
+		bp->end_count = 0;
 		return kl_last_error_code() != KL_OK ? kl_last_error_code() : KL_ERR_OUT_OF_MEMORY;
 	}
 	return KL_OK;

@@ -184,7 +184,7 @@ static bool grow_proxies(kl_broadphase* bp, int count)
 }
 
 // Remembers the bounds of the last update the first time a proxy changes.
-static bool note_change(kl_broadphase* bp, int32_t proxy)
+bool kl_bp_note_change(kl_broadphase* bp, int32_t proxy)
 {
 	kl_bp_info* info = bp->info + proxy;
 	if (info->change >= 0)
@@ -233,7 +233,7 @@ int32_t kl_broadphase_create_proxy(kl_broadphase* bp, kl_aabb aabb, kl_proxy_kin
 	bp->boxes[proxy] = aabb;
 	bp->info[proxy] = (kl_bp_info){user, -1, -1, (uint8_t)kind, KL_BP_HOME_NONE, 0, KL_BP_ALIVE};
 	bp->pair_counts[proxy] = 0;
-	note_change(bp, proxy); // reserved above
+	kl_bp_note_change(bp, proxy); // reserved above
 	return proxy;
 }
 
@@ -243,7 +243,7 @@ kl_result kl_broadphase_destroy_proxy(kl_broadphase* bp, int32_t proxy)
 	{
 		return bad_proxy(proxy);
 	}
-	if (!note_change(bp, proxy))
+	if (!kl_bp_note_change(bp, proxy))
 	{
 		return KL_ERR_OUT_OF_MEMORY;
 	}
@@ -262,7 +262,7 @@ kl_result kl_broadphase_move_proxy(kl_broadphase* bp, int32_t proxy, kl_aabb aab
 	{
 		return bad_box();
 	}
-	if (!note_change(bp, proxy))
+	if (!kl_bp_note_change(bp, proxy))
 	{
 		return KL_ERR_OUT_OF_MEMORY;
 	}
@@ -290,7 +290,7 @@ kl_result kl_broadphase_set_proxy_kind(kl_broadphase* bp, int32_t proxy, kl_prox
 	{
 		return KL_OK;
 	}
-	if (!note_change(bp, proxy))
+	if (!kl_bp_note_change(bp, proxy))
 	{
 		return KL_ERR_OUT_OF_MEMORY;
 	}
@@ -304,7 +304,7 @@ kl_result kl_broadphase_touch_proxy(kl_broadphase* bp, int32_t proxy)
 	{
 		return bad_proxy(proxy);
 	}
-	if (!note_change(bp, proxy))
+	if (!kl_bp_note_change(bp, proxy))
 	{
 		return KL_ERR_OUT_OF_MEMORY;
 	}

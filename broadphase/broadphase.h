@@ -92,7 +92,10 @@ kl_aabb kl_broadphase_get_aabb(const kl_broadphase* bp, int32_t proxy);
 /// Turns the CUDA batch path on or off from the next update on (kl_broadphase_def.use_gpu).
 void kl_broadphase_set_use_gpu(kl_broadphase* bp, bool use_gpu);
 
-/// Brings the pair set up to date with every change since the last update.
+/// Brings the pair set up to date with every change since the last update. Out of memory, it
+/// returns KL_ERR_OUT_OF_MEMORY with no events; the next update that succeeds makes the pair set
+/// exact again and reports every change since the last update that succeeded (bp_update.c's
+/// resync). Destroyed ids are reused only after an update that succeeded.
 kl_result kl_broadphase_update(kl_broadphase* bp);
 /// The current pairs, sorted by (user_a, user_b). Built on demand (merged with the last update's
 /// events), so not to be called from two threads at once.

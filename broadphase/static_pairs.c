@@ -51,13 +51,23 @@ static bool collect_live(kl_broadphase* bp, int l, kl_id_list* out)
 	return true;
 }
 
-static bool build_level(kl_broadphase* bp, int l, const kl_id_list* ids)
+/// Level l built anew from ids, replacing it and the levels below `merged` (whose live leaves ids
+/// holds). Out of memory, every level stays as it was, so each proxy's level and slot stay true.
+static bool build_level(kl_broadphase* bp, int l, const kl_id_list* ids, int merged)
 {
-	kl_static_tree* tree = bp->trees + l;
-	if (!kl_static_tree_build(tree, ids->data, ids->count, bp->boxes))
+	kl_static_tree built;
+	memset(&built, 0, sizeof(built));
+	if (!kl_static_tree_build(&built, ids->data, ids->count, bp->boxes))
 	{
 		return false;
 	}
+	for (int below = 0; below < merged; ++below)
+	{
+		kl_static_tree_destroy(bp->trees + below);
+	}
+	kl_static_tree* tree = bp->trees + l;
+	kl_static_tree_destroy(tree);
+	*tree = built;
 	for (int i = 0; i < tree->leaf_count; ++i)
 	{
 		kl_bp_info* info = bp->info + tree->ids[i];
@@ -98,12 +108,12 @@ static bool insert_statics(kl_broadphase* bp)
 			return false;
 		}
 	}
-	for (int l = 0; l < target; ++l)
+	if (!build_level(bp, target, ids, target))
 	{
-		kl_static_tree_destroy(bp->trees + l);
+		return false;
 	}
 	bp->static_count += inserted;
-	return build_level(bp, target, ids);
+	return true;
 }
 
 bool kl_static_trees_update(kl_broadphase* bp)
@@ -120,7 +130,7 @@ bool kl_static_trees_update(kl_broadphase* bp)
 		if (dead > 64 && dead > tree->live_count)
 		{
 			bp->hits.count = 0;
-			if (!collect_live(bp, l, &bp->hits) || !build_level(bp, l, &bp->hits))
+			if (!collect_live(bp, l, &bp->hits) || !build_level(bp, l, &bp->hits, 0))
 			{
 				return false;
 			}

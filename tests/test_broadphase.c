@@ -11,6 +11,7 @@
 #include "kl_test.h"
 
 #include "bp_internal.h"
+#include "core.h"
 #include "simd.h"
 #include "thread_pool.h"
 
@@ -45,6 +46,7 @@ typedef struct scenario
 	kl_simd_level simd;
 	int workers; ///< 1: serial; 3: fake pool; -2: real thread pool of 2
 	uint32_t seed;
+	float oom_odds; ///< per update: one of its first 4 or 64 allocations fails (core.c's injection)
 } scenario;
 
 typedef struct slot
@@ -75,6 +77,7 @@ typedef struct world
 	uint32_t event_hash; ///< over every event of the run: equal across worker counts
 	int modes_used;		 ///< bit per kl_broadphase_mode that an update used
 	int64_t filter_calls;
+	int failed_updates; ///< updates that ran out of memory (oom_odds)
 } world;
 
 static uint32_t next_u32(world* w)
@@ -457,6 +460,7 @@ static void world_free(world* w)
 }
 
 static int s_auto_modes; ///< modes the automatic mode chose, over the runs so far
+static int s_failed_updates; ///< updates that ran out of memory, over the runs so far
 
 // Runs the scenario against brute force; returns the hash of all its events.
 static uint32_t run(const scenario* sc)
@@ -476,9 +480,23 @@ static uint32_t run(const scenario* sc)
 		{
 			mutate(&w);
 		}
-		assert_int_equal(kl_broadphase_update(w.bp), KL_OK);
+		bool armed = sc->oom_odds > 0.0f && chance(&w, sc->oom_odds);
+		kl_fail_allocation(armed ? below(&w, chance(&w, 0.5f) ? 4 : 64) : -1);
+		kl_result r = kl_broadphase_update(w.bp);
+		bool failed = armed && kl_fail_allocation_countdown() < 0;
+		kl_fail_allocation(-1);
+		if (failed && r != KL_OK)
+		{
+			// No events came out: the next update that succeeds reports every change since the
+			// last one that did, and its pairs are exact again (checked against that update).
+			assert_int_equal(r, KL_ERR_OUT_OF_MEMORY);
+			w.failed_updates++;
+			continue;
+		}
+		assert_int_equal(r, KL_OK);
 		check(&w, step);
 	}
+	s_failed_updates += w.failed_updates;
 	uint32_t hash = w.event_hash;
 	if (sc->mode == KL_BROADPHASE_AUTO)
 	{
@@ -575,6 +593,29 @@ static void test_long_walk(void** state)
 					   .simd = KL_SIMD_AVX2, .workers = 1, .seed = 4242u};
 		run(&sc);
 	}
+}
+
+// Updates run out of memory at random allocations (creation, waves, merges of the static trees, the
+// batch sweep, events): each failing update reports it, and the next ones recover, with the pair
+// set exact and the events the difference from the last update that succeeded. Under the
+// sanitizers, a leak or a bad access on the way fails the test too.
+static void test_out_of_memory(void** state)
+{
+	(void)state;
+	s_failed_updates = 0;
+	for (int m = 0; m < 3; ++m)
+	{
+		for (int k = 0; k < 3; ++k)
+		{
+			scenario sc = {.slots = 300, .steps = KL_QUICK ? 60 : 200, .styles = STYLE_LATTICE | STYLE_FLOAT,
+						   .side = 12.0f, .moving_odds = 0.5f, .move_odds = 0.4f, .churn = 1.0f,
+						   .static_move_odds = 0.03f, .wave_odds = 0.05f, .mode = s_modes[m], .simd = KL_SIMD_AVX2,
+						   .workers = s_workers[k], .seed = 2026u + (uint32_t)m, .oom_odds = 0.3f};
+			run(&sc);
+		}
+	}
+	printf("  %d updates ran out of memory and were recovered from\n", s_failed_updates);
+	assert_true(s_failed_updates > (KL_QUICK ? 30 : 150));
 }
 
 static void test_invalid_bounds(void** state)
@@ -778,6 +819,7 @@ int main(void)
 		cmocka_unit_test(test_static_churn),
 		cmocka_unit_test(test_long_walk),
 		cmocka_unit_test(test_static_grid),
+		cmocka_unit_test(test_out_of_memory),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

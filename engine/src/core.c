@@ -3,6 +3,7 @@
 #include "core.h"
 
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -37,6 +38,18 @@ void kl_clear_error(void)
 	s_error_code = KL_OK;
 }
 
+void kl_error_save(kl_error_state* out)
+{
+	out->code = s_error_code;
+	memcpy(out->message, s_error_message, sizeof(out->message));
+}
+
+void kl_error_restore(const kl_error_state* state)
+{
+	s_error_code = state->code;
+	memcpy(s_error_message, state->message, sizeof(s_error_message));
+}
+
 const char* kl_result_name(kl_result result)
 {
 	switch (result)
@@ -61,6 +74,32 @@ const char* kl_version_string(void)
 	return "0.1.0";
 }
 
+// The armed failure's distance in allocations; negative when none is armed. Reading it costs an
+// allocation one relaxed load.
+static atomic_long s_fail_countdown = -1;
+
+void kl_fail_allocation(long index)
+{
+	atomic_store(&s_fail_countdown, index < 0 ? -1 : index);
+}
+
+long kl_fail_allocation_countdown(void)
+{
+	return atomic_load(&s_fail_countdown);
+}
+
+/// True when this allocation is the armed one (which disarms).
+static bool injected_failure(size_t bytes)
+{
+	if (atomic_load_explicit(&s_fail_countdown, memory_order_relaxed) < 0 ||
+		atomic_fetch_sub(&s_fail_countdown, 1) != 0)
+	{
+		return false;
+	}
+	kl_fail(KL_ERR_OUT_OF_MEMORY, "out of memory allocating %zu bytes (injected)", bytes);
+	return true;
+}
+
 void* kl_alloc(size_t count, size_t size)
 {
 	if (size != 0 && count > SIZE_MAX / size)
@@ -69,6 +108,10 @@ void* kl_alloc(size_t count, size_t size)
 		return NULL;
 	}
 	size_t bytes = count * size;
+	if (injected_failure(bytes))
+	{
+		return NULL;
+	}
 	void* p = malloc(bytes > 0 ? bytes : 1);
 	if (p == NULL)
 	{
@@ -95,6 +138,10 @@ void* kl_realloc(void* p, size_t count, size_t size)
 		return NULL;
 	}
 	size_t bytes = count * size;
+	if (injected_failure(bytes))
+	{
+		return NULL;
+	}
 	void* q = realloc(p, bytes > 0 ? bytes : 1);
 	if (q == NULL)
 	{

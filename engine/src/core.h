@@ -18,6 +18,23 @@
 /// `return kl_fail(KL_ERR_INVALID_ARGUMENT, "radius %g must be positive", r);`.
 kl_result kl_fail(kl_result code, const char* format, ...) KL_PRINTF(2, 3);
 
+/// A thread's error state, kept across work that may fail and be worked around, so that a call
+/// that succeeds leaves kl_last_error() as it found it (kl_world_step).
+typedef struct kl_error_state
+{
+	kl_result code;
+	char message[512];
+} kl_error_state;
+void kl_error_save(kl_error_state* out);
+void kl_error_restore(const kl_error_state* state);
+
+/// Fault injection for tests: the allocation `index` calls from now (0: the next one, on any
+/// thread) fails as if out of memory; negative disarms. kl_alloc, kl_alloc_zero, kl_realloc and
+/// kl_array_reserve go through it.
+void kl_fail_allocation(long index);
+/// Allocations left before the armed failure; negative once it happened (or none is armed).
+long kl_fail_allocation_countdown(void);
+
 /// Allocation that reports failure through kl_fail (returns NULL then). Sizes are checked for overflow.
 void* kl_alloc(size_t count, size_t size);
 void* kl_alloc_zero(size_t count, size_t size);

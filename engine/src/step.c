@@ -228,6 +228,10 @@ kl_result kl_world_step(kl_world_id id, float dt, int substeps)
 	{
 		return kl_fail(KL_ERR_INVALID_ARGUMENT, "substeps %d outside [1, %d]", substeps, KL_MAX_SUBSTEPS);
 	}
+	// What fails inside the step (a batch out of memory) is worked around there (the pairs search on
+	// their own), so the step succeeds and leaves the caller's error state as it was.
+	kl_error_state caller_error;
+	kl_error_save(&caller_error);
 	world->locked = true;
 	kl_profile* p = &world->profile;
 	double t0 = kl_time_seconds();
@@ -253,5 +257,6 @@ kl_result kl_world_step(kl_world_id id, float dt, int substeps)
 	world->step_index += 1;
 	world->last_substep = dt / (float)substeps;
 	world->locked = false;
+	kl_error_restore(&caller_error);
 	return KL_OK;
 }

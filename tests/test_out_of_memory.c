@@ -1,0 +1,259 @@
+// Kollide tests — running out of memory (core.c's injected allocation failures): every allocation
+// of building a world, and of its first steps, fails in turn. Each failing call reports an error or
+// is worked around; none crashes (run under the sanitizers, a leak or a bad access fails the test),
+// a step leaves the caller's error state as it was, and the world steps on to rest afterwards.
+// SPDX-License-Identifier: MIT
+#include "kl_test.h"
+
+#include "core.h"
+#include "kl_pointshell_test.h"
+#include "world.h"
+
+#include <string.h>
+
+/// The scene: a floor, a box stack, a hull, a capsule on a revolute joint, and a gear dropped on a
+/// gear through point shells, on two workers (so the pool's point-shell batch runs).
+typedef struct oom_scene
+{
+	kl_world_id world;
+	kl_body_id bodies[8];
+	int body_count;
+} oom_scene;
+
+static const vec3s k_hull_points[] = {{{-0.2f, -0.2f, -0.2f}}, {{0.2f, -0.2f, -0.2f}}, {{0.0f, 0.25f, -0.2f}},
+									  {{0.0f, 0.0f, 0.22f}}};
+
+/// Builds the scene; false (with an error) where a call failed. What was built is in s.
+static bool build_scene(oom_scene* s, kl_mesh* gear)
+{
+	memset(s, 0, sizeof(*s));
+	kl_world_def wd = kl_default_world_def();
+	wd.worker_count = 2;
+	s->world = kl_create_world(&wd);
+	if (KL_IS_NULL(s->world))
+	{
+		return false;
+	}
+	kl_body_def bd = kl_default_body_def();
+	kl_shape_def sd = kl_default_shape_def();
+	bd.position = kl_vec3(0.0f, 0.0f, -0.5f);
+	kl_body_id floor = kl_create_body(s->world, &bd);
+	if (KL_IS_NULL(floor) || KL_IS_NULL(kl_create_box_shape(floor, &sd, kl_vec3(5.0f, 5.0f, 0.5f))))
+	{
+		return false;
+	}
+	bd.position = kl_vec3(3.0f, 0.0f, 0.01f);
+	kl_body_id base = kl_create_body(s->world, &bd);
+	sd.mesh_backend = KL_MESH_BACKEND_POINTSHELL;
+	if (KL_IS_NULL(base) || KL_IS_NULL(kl_create_mesh_shape(base, &sd, gear, kl_vec3(1.0f, 1.0f, 1.0f))))
+	{
+		return false;
+	}
+	bd.type = KL_BODY_DYNAMIC;
+	for (int i = 0; i < 8; ++i)
+	{
+		bd.position = i < 3 ? kl_vec3(0.0f, 0.0f, 0.2f + 0.41f * (float)i)
+				: i < 5	   ? kl_vec3(-1.5f + 0.6f * (float)(i - 3), 1.0f, 0.4f)
+				: i < 7	   ? kl_vec3(1.0f, -1.0f + 0.9f * (float)(i - 5), 0.5f)
+						   : kl_vec3(3.003f, 0.002f, 0.035f);
+		kl_body_id b = kl_create_body(s->world, &bd);
+		if (KL_IS_NULL(b))
+		{
+			return false;
+		}
+		s->bodies[s->body_count++] = b;
+		kl_shape_id shape = kl_null_shape_id;
+		if (i < 3)
+		{
+			shape = kl_create_box_shape(b, &sd, kl_vec3(0.2f, 0.2f, 0.2f));
+		}
+		else if (i < 5)
+		{
+			kl_hull* hull = kl_hull_build(k_hull_points, 4);
+			shape = hull != NULL ? kl_create_hull_shape(b, &sd, hull) : kl_null_shape_id;
+			kl_hull_destroy(hull);
+		}
+		else if (i < 7)
+		{
+			shape = kl_create_capsule_shape(b, &sd, 0.1f, 0.3f);
+		}
+		else
+		{
+			shape = kl_create_mesh_shape(b, &sd, gear, kl_vec3(1.0f, 1.0f, 1.0f));
+		}
+		if (KL_IS_NULL(shape))
+		{
+			return false;
+		}
+	}
+	kl_joint_def jd = kl_joint_def_from_world(KL_JOINT_REVOLUTE, s->bodies[5], s->bodies[6], kl_vec3(1.0f, -0.55f, 0.5f),
+											  kl_vec3(0.0f, 1.0f, 0.0f));
+	return KL_IS_NON_NULL(kl_create_joint(s->world, &jd));
+}
+
+/// Steps n times; every step must succeed and keep the marker error the caller set.
+static void step_keeping_error(kl_world_id world, int n)
+{
+	for (int i = 0; i < n; ++i)
+	{
+		kl_fail(KL_ERR_IO, "marker");
+		assert_int_equal(kl_world_step(world, 1.0f / 60.0f, 4), KL_OK);
+		assert_int_equal(kl_last_error_code(), KL_ERR_IO);
+		assert_string_equal(kl_last_error(), "marker");
+	}
+}
+
+static long s_failed_allocation = -1; // for the messages
+
+#define SETTLE_STEPS 15
+
+/// Where the bodies are after the first three steps and SETTLE_STEPS more, with nothing failing.
+static vec3s s_reference[8];
+
+static void record_positions(const oom_scene* s, vec3s* out)
+{
+	for (int i = 0; i < s->body_count; ++i)
+	{
+		out[i] = kl_body_get_position(s->bodies[i]);
+	}
+}
+
+/// After the failures: the world steps on, its bodies stay finite and end within 5 cm of where
+/// they end when nothing fails (a box that lost its floor has fallen 30 cm by then).
+static void assert_world_intact(oom_scene* s)
+{
+	step_keeping_error(s->world, SETTLE_STEPS);
+	vec3s now[8];
+	record_positions(s, now);
+	for (int i = 0; i < s->body_count; ++i)
+	{
+		assert_true(kl_transform_is_finite(kl_body_get_transform(s->bodies[i])));
+		float off = glms_vec3_distance(now[i], s_reference[i]);
+		if (!(off < 0.05f))
+		{
+			fail_msg("body %d is %g m from its place after the failure of allocation %ld", i, (double)off,
+					 s_failed_allocation);
+		}
+	}
+}
+
+/// A small gear (6 teeth, no bore: 96 triangles) with its point-shell model, so that the sweeps
+/// stay quick.
+static kl_mesh* make_small_gear(void)
+{
+	kl_meshgen_gear_params g = kl_meshgen_default_gear_params();
+	g.tooth_count = 6;
+	g.bore_radius = 0.0f;
+	kl_meshgen_mesh gm;
+	assert_int_equal(kl_meshgen_gear(&g, &gm), KL_OK);
+	kl_mesh* mesh = build_cached(&gm, NULL);
+	kl_meshgen_free(&gm);
+	assert_non_null(mesh);
+	return mesh;
+}
+
+/// Allocations that `run` makes from the state it starts in (nothing fails).
+static long count_allocations(void (*run)(kl_mesh*), kl_mesh* gear)
+{
+	const long many = 1L << 40;
+	kl_fail_allocation(many);
+	run(gear);
+	long left = kl_fail_allocation_countdown();
+	kl_fail_allocation(-1);
+	return many - left;
+}
+
+static void build_and_destroy(kl_mesh* gear)
+{
+	oom_scene s;
+	build_scene(&s, gear);
+	kl_destroy_world(s.world);
+}
+
+/// Every allocation of building the scene fails in turn: the failing call reports out of memory.
+static void test_build_out_of_memory(void** state)
+{
+	(void)state;
+	kl_mesh* gear = make_small_gear();
+	long total = count_allocations(build_and_destroy, gear);
+	assert_true(total > 20);
+	int failed = 0;
+	for (long n = 0; n < total; ++n)
+	{
+		kl_clear_error();
+		kl_fail_allocation(n);
+		oom_scene s;
+		bool built = build_scene(&s, gear);
+		bool fired = kl_fail_allocation_countdown() < 0;
+		kl_fail_allocation(-1);
+		if (!built)
+		{
+			assert_true(fired);
+			assert_int_equal(kl_last_error_code(), KL_ERR_OUT_OF_MEMORY);
+			++failed;
+		}
+		kl_destroy_world(s.world);
+	}
+	printf("  %ld allocations building the scene; %d failures refused a call, the rest were worked around\n", total,
+		   failed);
+	assert_true(failed > 0);
+	kl_mesh_release(gear);
+}
+
+static oom_scene* s_stepped;
+
+static void first_steps(kl_mesh* gear)
+{
+	(void)gear;
+	step_keeping_error(s_stepped->world, 3);
+}
+
+/// Every allocation of a new world's first three steps fails in turn (on whichever thread makes
+/// it): the steps succeed and keep the caller's error, and the world goes on to rest intact.
+static void test_step_out_of_memory(void** state)
+{
+	(void)state;
+	kl_mesh* gear = make_small_gear();
+	oom_scene s;
+	assert_true(build_scene(&s, gear));
+	int batched = 0; // steps whose gear pair the pool's point-shell batch served
+	for (int i = 0; i < 3 + SETTLE_STEPS; ++i)
+	{
+		step_keeping_error(s.world, 1);
+		batched += kl_get_world(s.world)->pointshell_batch_pairs > 0;
+	}
+	assert_true(batched >= 3 + SETTLE_STEPS / 2);
+	record_positions(&s, s_reference);
+	kl_destroy_world(s.world);
+	assert_true(build_scene(&s, gear));
+	s_stepped = &s;
+	long total = count_allocations(first_steps, gear);
+	kl_destroy_world(s.world);
+	assert_true(total > 20);
+	long stride = KL_QUICK ? 1 + total / 25 : 1;
+	int fired = 0;
+	for (long n = 0; n < total; n += stride)
+	{
+		assert_true(build_scene(&s, gear));
+		s_failed_allocation = n;
+		kl_fail_allocation(n);
+		step_keeping_error(s.world, 3);
+		fired += kl_fail_allocation_countdown() < 0;
+		kl_fail_allocation(-1);
+		assert_world_intact(&s);
+		kl_destroy_world(s.world);
+	}
+	printf("  %ld allocations in the first three steps; %d of the injected failures happened\n", total, fired);
+	assert_true(fired > 0);
+	kl_mesh_release(gear);
+}
+
+int main(void)
+{
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_build_out_of_memory),
+		cmocka_unit_test(test_step_out_of_memory),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
