@@ -143,6 +143,7 @@ kl_pointshell* kl_pointshell_build(const vec3s* vertices, int vertex_count, cons
 	kl_ps_model_view v = kl_pointshell_view(m);
 	bool ok = m->tris != NULL && m->masks != NULL && m->tri_coverage != NULL;
 	m->spacing = def->spacing > 0.0f ? def->spacing : (ok ? kl_ps_auto_spacing(&v) : 0.0f);
+	ok = ok && m->spacing >= 0.0f; // negative: out of memory
 	if (ok && !(m->spacing > 0.0f))
 	{
 		kl_fail(KL_ERR_INVALID_ARGUMENT, "point shell: the mesh has no extent");

@@ -7,7 +7,7 @@
 #include "pointshell.h"
 
 /// A third of the median edge length of the model's triangles: about four grid samples along a
-/// typical edge (the default sampling distance).
+/// typical edge (the default sampling distance). -1 when out of memory.
 float kl_ps_auto_spacing(const kl_ps_model_view* v);
 
 /// Rasterises one triangle's point shell into mask; returns its coverage radius.

@@ -18,7 +18,7 @@ float kl_ps_auto_spacing(const kl_ps_model_view* v)
 	float* lengths = kl_alloc((size_t)n, sizeof(float));
 	if (lengths == NULL)
 	{
-		return 0.0f;
+		return -1.0f;
 	}
 	for (int t = 0; t < v->triangle_count; ++t)
 	{

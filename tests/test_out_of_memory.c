@@ -9,6 +9,8 @@
 #include "kl_pointshell_test.h"
 #include "world.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /// The scene: a floor, a box stack, a hull, a capsule on a revolute joint, and a gear dropped on a
@@ -248,12 +250,159 @@ static void test_step_out_of_memory(void** state)
 	kl_mesh_release(gear);
 }
 
+static kl_meshgen_mesh s_gear_mesh;
+static const char* s_cache_path = KL_TEST_OUT_DIR "/out_of_memory_gear.klps";
+
+static kl_mesh* build_gear_with_model(void)
+{
+	kl_mesh_def md = mesh_def_of(&s_gear_mesh);
+	md.build_pointshell = true;
+	md.pointshell_cache = s_cache_path;
+	return kl_mesh_build(&md);
+}
+
+static void build_gear_and_release(kl_mesh* unused)
+{
+	(void)unused;
+	kl_mesh_release(build_gear_with_model());
+}
+
+/// Every allocation of building a mesh with its point-shell model (and writing its cache), then of
+/// building it from the cache, fails in turn: the build fails with out of memory, or gives the
+/// model it gives when nothing fails (a cache that could not be read or written is rebuilt or
+/// skipped, never half used).
+static void test_mesh_build_out_of_memory(void** state)
+{
+	(void)state;
+	kl_meshgen_gear_params g = kl_meshgen_default_gear_params();
+	g.tooth_count = 6;
+	assert_int_equal(kl_meshgen_gear(&g, &s_gear_mesh), KL_OK);
+	remove(s_cache_path);
+	kl_mesh* reference = build_gear_with_model();
+	assert_non_null(reference);
+	kl_mesh_info want = kl_mesh_get_info(reference);
+	assert_true(want.has_pointshell && want.pointshell_cache == KL_MESH_CACHE_WRITTEN);
+	for (int from_cache = 0; from_cache < 2; ++from_cache)
+	{
+		remove(s_cache_path);
+		if (from_cache)
+		{
+			kl_mesh_release(build_gear_with_model()); // writes the file
+		}
+		long total = count_allocations(build_gear_and_release, NULL);
+		long stride = KL_QUICK ? 1 + total / 60 : 1 + total / 600;
+		int failed = 0, worked_around = 0;
+		for (long n = 0; n < total; n += stride)
+		{
+			if (!from_cache)
+			{
+				remove(s_cache_path);
+			}
+			kl_clear_error();
+			kl_fail_allocation(n);
+			kl_mesh* mesh = build_gear_with_model();
+			kl_fail_allocation(-1);
+			if (mesh == NULL)
+			{
+				if (kl_last_error_code() != KL_ERR_OUT_OF_MEMORY)
+				{
+					fail_msg("allocation %ld failed: %s (%s)", n, kl_result_name(kl_last_error_code()), kl_last_error());
+				}
+				++failed;
+				continue;
+			}
+			kl_mesh_info got = kl_mesh_get_info(mesh);
+			if (from_cache && got.pointshell_cache != KL_MESH_CACHE_READ)
+			{
+				remove(s_cache_path); // rebuilt (and maybe written): the next one reads the file again
+				kl_mesh_release(build_gear_with_model());
+			}
+			assert_true(got.has_pointshell);
+			assert_true(got.pointshell_bytes == want.pointshell_bytes);
+			assert_true(got.triangle_count == want.triangle_count);
+			worked_around += got.pointshell_cache != (from_cache ? KL_MESH_CACHE_READ : KL_MESH_CACHE_WRITTEN);
+			kl_mesh_release(mesh);
+		}
+		printf("  %s: %ld allocations, every %ld-th failed: %d builds failed, %d worked around\n",
+			   from_cache ? "from the cache" : "building and writing the cache", total, stride, failed, worked_around);
+		assert_true(failed > 0);
+	}
+	kl_mesh_release(reference);
+	kl_meshgen_free(&s_gear_mesh);
+	remove(s_cache_path);
+}
+
+static const char* s_scene_path;
+
+static void load_scene_and_destroy(kl_mesh* unused)
+{
+	(void)unused;
+	kl_destroy_world(kl_scene_load_file(s_scene_path, NULL));
+}
+
+static void quiet(const char* message, void* context)
+{
+	(void)message;
+	(void)context;
+}
+
+/// Every allocation of loading each example scene (meshes included) fails in turn: the load fails
+/// with out of memory and leaves nothing behind, or gives the world it gives when nothing fails.
+static void test_scene_load_out_of_memory(void** state)
+{
+	(void)state;
+	const char* scenes[] = {"falling_shapes.json", "hinge_ball.json", "mesh_drop.json", "tumbling_box.json"};
+	kl_scene_load_options options = kl_default_scene_load_options();
+	options.warning = quiet;
+	char path[512];
+	for (size_t i = 0; i < sizeof(scenes) / sizeof(scenes[0]); ++i)
+	{
+		snprintf(path, sizeof(path), "%s/scenes/%s", KL_ASSETS_DIR, scenes[i]);
+		s_scene_path = path;
+		kl_world_id reference = kl_scene_load_file(path, &options);
+		assert_true(KL_IS_NON_NULL(reference));
+		char* want = kl_scene_save_string(reference);
+		assert_non_null(want);
+		kl_destroy_world(reference);
+		long total = count_allocations(load_scene_and_destroy, NULL);
+		long stride = KL_QUICK ? 1 + total / 40 : 1;
+		int failed = 0;
+		for (long n = 0; n < total; n += stride)
+		{
+			kl_clear_error();
+			kl_fail_allocation(n);
+			kl_world_id world = kl_scene_load_file(path, &options);
+			kl_fail_allocation(-1);
+			if (KL_IS_NULL(world))
+			{
+				if (kl_last_error_code() != KL_ERR_OUT_OF_MEMORY)
+				{
+					fail_msg("%s, allocation %ld: %s (%s)", scenes[i], n, kl_result_name(kl_last_error_code()),
+							 kl_last_error());
+				}
+				++failed;
+				continue;
+			}
+			char* got = kl_scene_save_string(world);
+			assert_non_null(got);
+			assert_string_equal(got, want);
+			free(got);
+			kl_destroy_world(world);
+		}
+		printf("  %s: %ld allocations, %d loads failed\n", scenes[i], total, failed);
+		assert_true(failed > 0);
+		free(want);
+	}
+}
+
 int main(void)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_build_out_of_memory),
 		cmocka_unit_test(test_step_out_of_memory),
+		cmocka_unit_test(test_mesh_build_out_of_memory),
+		cmocka_unit_test(test_scene_load_out_of_memory),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
