@@ -1,8 +1,9 @@
 // Kollide narrowphase — the checks a point-shell model read from a file must pass before a search
 // uses it (pointshell_cache.c): a file whose hashes check out may still have been written by other
 // code, or crafted. Indices stay in their arrays, each octree is a tree whose walk ends and whose
-// cubes nest, and every number a search computes with is finite (a not-a-number coverage or box
-// would silently cull every pair).
+// cubes and point ranges nest, every number a search computes with is finite (a not-a-number
+// coverage or box would silently cull every pair), and the leaves hold their points where a search
+// looks for them.
 // SPDX-License-Identifier: MIT
 #include "pointshell_build.h"
 
@@ -29,9 +30,8 @@ static bool child_cell_ok(const kl_ps_node* parent, const kl_ps_node* child)
 /// Whether nodes [root, root + count) are a tree as the build lays it out, breadth first: the inner
 /// nodes' children, in the order of their parents, are the nodes after the root, each once and
 /// each after its parent; every skip link is the one a depth-first walk needs (kl_ps_node.skip);
-/// and each node's cube is an octant of its parent's. Then every walk, pruned or not, moves forward
-/// in depth-first order and ends. (That the points and entry spheres lie in their cubes is not
-/// checked: a file crafted past the hashes could still lose candidates, not memory safety.)
+/// each node's cube is an octant of its parent's; and the children's points are their parent's,
+/// split in order. Then every walk, pruned or not, moves forward in depth-first order and ends.
 static bool tree_ok(const kl_ps_node* nodes, int root, int count)
 {
 	int next = root + 1;
@@ -51,14 +51,20 @@ static bool tree_ok(const kl_ps_node* nodes, int root, int count)
 			return false;
 		}
 		next += node->child_count;
+		uint32_t point = node->begin;
 		for (int k = 0; k < node->child_count; ++k)
 		{
 			const kl_ps_node* child = nodes + node->first_child + k;
 			if (child->skip != (k + 1 < node->child_count ? node->first_child + k + 1 : node->skip) ||
-				!child_cell_ok(node, child))
+				!child_cell_ok(node, child) || child->begin != point)
 			{
 				return false;
 			}
+			point = child->end;
+		}
+		if (point != node->end)
+		{
+			return false;
 		}
 	}
 	return next == root + count;
@@ -92,7 +98,9 @@ static bool structure_ok(const kl_pointshell* m)
 				return false;
 			}
 		}
-		if (!tree_ok(m->nodes, c->node_begin, c->node_count))
+		const kl_ps_node* root = m->nodes + c->node_begin;
+		if (root->begin != c->point_begin || root->end != c->point_begin + c->point_count ||
+			!tree_ok(m->nodes, c->node_begin, c->node_count))
 		{
 			return false;
 		}
@@ -172,7 +180,40 @@ static bool values_ok(const kl_pointshell* m)
 	return ok;
 }
 
+/// Whether each leaf's points lie in its cube and in the entry sphere of their triangle there: what
+/// a search prunes by (kl_ps_node_distance2, the entry test), so that a file made by other code
+/// cannot lose candidates either. Points are allowed a millionth of the cube's size outside it (the
+/// build places them by rounded arithmetic; a search allows a hundred times more).
+static bool leaves_ok(const kl_pointshell* m)
+{
+	for (int g = 0; g < m->cong_count; ++g)
+	{
+		const kl_ps_conglomerate* c = m->congs + g;
+		float slack = 1e-6f * (c->root_edge + fabsf(c->root_min.x) + fabsf(c->root_min.y) + fabsf(c->root_min.z));
+		for (int n = c->node_begin; n < c->node_begin + c->node_count; ++n)
+		{
+			const kl_ps_node* node = m->nodes + n;
+			for (uint32_t i = node->begin; node->child_count == 0 && i < node->end; ++i)
+			{
+				kl_ps_f3 p = kl_ps_make(m->points[i].x, m->points[i].y, m->points[i].z);
+				bool held = false;
+				for (uint32_t e = node->entry_begin; e < node->entry_end && !held; ++e)
+				{
+					const kl_ps_entry* entry = m->entries + e;
+					kl_ps_f3 d = kl_ps_sub(p, entry->center);
+					held = entry->tri == m->points[i].tri && kl_ps_dot(d, d) <= entry->radius * entry->radius;
+				}
+				if (!held || kl_ps_node_distance2(c, node, p) > slack * slack)
+				{
+					return false;
+				}
+			}
+		}
+	}
+	return true;
+}
+
 bool kl_pointshell_valid(const kl_pointshell* m)
 {
-	return structure_ok(m) && values_ok(m);
+	return structure_ok(m) && values_ok(m) && leaves_ok(m);
 }

@@ -161,6 +161,56 @@ static void test_cache_file(void** state)
 									   built->info.triangle_count, &cut_def));
 		*changed = saved;
 	}
+	// Nor one whose leaves do not hold their points where a search looks (the search would lose
+	// candidates): a point outside its leaf's cube (its entry's sphere grown to still hold it), an
+	// entry's sphere too small for its points, a child's points not its parent's.
+	kl_pointshell* ps = built->pointshell;
+	int leaf = -1;
+	for (int n = c->node_begin; n < c->node_begin + c->node_count && leaf < 0; ++n)
+	{
+		bool wide = false; // an entry whose points are apart, so that a radius of 0 misses one
+		for (uint32_t e = nodes[n].entry_begin; e < nodes[n].entry_end; ++e)
+		{
+			wide = wide || ps->entries[e].radius > 1e-3f * kl_ps_node_edge(c, nodes + n);
+		}
+		leaf = nodes[n].child_count == 0 && nodes[n].depth > 0 && wide ? n : -1;
+	}
+	assert_true(leaf >= 0);
+	for (int bad = 0; bad < 3; ++bad)
+	{
+		kl_ps_point* point = ps->points + nodes[leaf].begin;
+		kl_ps_point saved_point = *point;
+		uint32_t saved_begin = nodes[leaf].begin;
+		kl_ps_entry saved_entries[64];
+		uint32_t entry_count = nodes[leaf].entry_end - nodes[leaf].entry_begin;
+		assert_true(entry_count <= 64);
+		memcpy(saved_entries, ps->entries + nodes[leaf].entry_begin, entry_count * sizeof(kl_ps_entry));
+		for (uint32_t e = nodes[leaf].entry_begin; e < nodes[leaf].entry_end; ++e)
+		{
+			if (bad == 0)
+			{
+				ps->entries[e].radius += 2.0f * kl_ps_node_edge(c, nodes + leaf);
+			}
+			else if (bad == 1)
+			{
+				ps->entries[e].radius = 0.0f;
+			}
+		}
+		if (bad == 0)
+		{
+			point->x += 1.5f * kl_ps_node_edge(c, nodes + leaf);
+		}
+		else if (bad == 2)
+		{
+			nodes[leaf].begin += 1;
+		}
+		assert_int_equal(kl_pointshell_save(path, ps, &cut_def), KL_OK);
+		assert_null(kl_pointshell_load(path, built->vertices, built->info.vertex_count, built->indices,
+									   built->info.triangle_count, &cut_def));
+		*point = saved_point;
+		nodes[leaf].begin = saved_begin;
+		memcpy(ps->entries + nodes[leaf].entry_begin, saved_entries, entry_count * sizeof(kl_ps_entry));
+	}
 	// Nor is one holding a number that a search computes with and that is not finite (a not-a-number
 	// coverage culled every pair): a conglomerate's coverage or cube, the object's box (in the
 	// header), a triangle's coverage or cell, a sample, an entry's sphere.
