@@ -395,6 +395,58 @@ static void test_scene_load_out_of_memory(void** state)
 	}
 }
 
+static const char* s_mesh_path;
+
+static void load_mesh_and_release(kl_mesh* unused)
+{
+	(void)unused;
+	kl_mesh_release(kl_mesh_load(s_mesh_path, NULL, NULL));
+}
+
+/// Every allocation of loading meshes in each file format fails in turn: the load fails with out
+/// of memory, or gives the mesh it gives when nothing fails.
+static void test_mesh_load_out_of_memory(void** state)
+{
+	(void)state;
+	const char* files[] = {KL_ASSETS_DIR "/meshes/gear.obj", KL_ASSETS_DIR "/meshes/nut.obj",
+						   KL_TEST_DATA_DIR "/cube.off", KL_TEST_DATA_DIR "/cube.stl"};
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); ++i)
+	{
+		s_mesh_path = files[i];
+		kl_mesh* reference = kl_mesh_load(files[i], NULL, NULL);
+		assert_non_null(reference);
+		kl_mesh_info want = kl_mesh_get_info(reference);
+		long total = count_allocations(load_mesh_and_release, NULL);
+		long stride = KL_QUICK ? 1 + total / 40 : 1;
+		int failed = 0;
+		for (long n = 0; n < total; n += stride)
+		{
+			kl_clear_error();
+			kl_fail_allocation(n);
+			kl_mesh* mesh = kl_mesh_load(files[i], NULL, NULL);
+			kl_fail_allocation(-1);
+			if (mesh == NULL)
+			{
+				if (kl_last_error_code() != KL_ERR_OUT_OF_MEMORY)
+				{
+					fail_msg("%s, allocation %ld: %s (%s)", files[i], n, kl_result_name(kl_last_error_code()),
+							 kl_last_error());
+				}
+				++failed;
+				continue;
+			}
+			kl_mesh_info got = kl_mesh_get_info(mesh);
+			assert_int_equal(got.vertex_count, want.vertex_count);
+			assert_int_equal(got.triangle_count, want.triangle_count);
+			assert_true(got.volume == want.volume && got.closed == want.closed);
+			kl_mesh_release(mesh);
+		}
+		printf("  %s: %ld allocations, %d loads failed\n", strrchr(files[i], '/') + 1, total, failed);
+		assert_true(failed > 0);
+		kl_mesh_release(reference);
+	}
+}
+
 int main(void)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -403,6 +455,7 @@ int main(void)
 		cmocka_unit_test(test_step_out_of_memory),
 		cmocka_unit_test(test_mesh_build_out_of_memory),
 		cmocka_unit_test(test_scene_load_out_of_memory),
+		cmocka_unit_test(test_mesh_load_out_of_memory),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
