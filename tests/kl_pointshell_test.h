@@ -8,6 +8,8 @@
 
 #include <kollide/kollide.h>
 
+#include <math.h>
+
 /// The engine's mesh def of a generated mesh.
 static inline kl_mesh_def mesh_def_of(const kl_meshgen_mesh* g)
 {
@@ -60,4 +62,36 @@ static inline void free_mesh(test_mesh* m)
 {
 	kl_pointshell_destroy(m->model);
 	kl_meshgen_free(&m->mesh);
+}
+
+/// Uniform in [0, 1) from a linear congruential seed.
+static inline float random_unit(uint32_t* seed)
+{
+	*seed = *seed * 1664525u + 1013904223u;
+	return (float)(*seed >> 8) / 16777216.0f;
+}
+
+/// A random rotation, and a translation of the given length in a random direction.
+static inline kl_transform random_pose(uint32_t* seed, float distance)
+{
+	kl_transform xf;
+	float q[4];
+	float n2 = 0.0f;
+	for (int k = 0; k < 4; ++k)
+	{
+		q[k] = 2.0f * random_unit(seed) - 1.0f;
+		n2 += q[k] * q[k];
+	}
+	float n = sqrtf(n2);
+	xf.q = (versors){{q[0] / n, q[1] / n, q[2] / n, q[3] / n}};
+	float dir[3];
+	float d2 = 0.0f;
+	for (int k = 0; k < 3; ++k)
+	{
+		dir[k] = 2.0f * random_unit(seed) - 1.0f;
+		d2 += dir[k] * dir[k];
+	}
+	float s = distance / sqrtf(d2);
+	xf.p = kl_vec3(dir[0] * s, dir[1] * s, dir[2] * s);
+	return xf;
 }

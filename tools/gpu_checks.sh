@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The checks that need a CUDA device, in one run (docs/pointshell.md, docs/broadphase.md): the GPU = CPU
-# comparisons of test_pointshell, test_pointshell_world (use_gpu) and test_broadphase_gpu, the screw
+# comparisons of test_pointshell_gpu, test_pointshell_world (use_gpu) and test_broadphase_gpu, the screw
 # resting in its block with point shells on the GPU (test_mesh_scenes), kollide-pointshell-bench's
 # E1-E4 (GPU, CPU threads and the SIMD BVH side by side), and the bench once per GPU variant
 # (kl_ps_gpu_variant: the ways of the GPU's search to time against each other, with one CPU iteration
@@ -21,7 +21,7 @@ set -u -o pipefail
 dir=${1:-build/release}
 what=${2:-all}
 shift $(( $# > 2 ? 2 : $# ))
-programs="test_pointshell test_pointshell_world test_broadphase_gpu test_mesh_scenes kollide-pointshell-bench"
+programs="test_pointshell_gpu test_pointshell_world test_broadphase_gpu test_mesh_scenes kollide-pointshell-bench"
 find_program() {
   for p in "$dir/$1" "$dir/tests/$1" "$dir/bench/$1"; do
     [ -x "$p" ] && { echo "$p"; return 0; }
@@ -64,7 +64,7 @@ command -v nvidia-smi > /dev/null && nvidia-smi -L | tee -a "$log"
 test_lines='PASSED|FAILED|SKIPPED|Failure|error|GPU|gpu|screw'
 bench_lines='gpu|GPU|check|only|pointshell-cpu|simd-bvh|model:'
 if [ "$what" = all ] || [ "$what" = tests ]; then
-  for t in test_pointshell test_pointshell_world test_broadphase_gpu; do
+  for t in test_pointshell_gpu test_pointshell_world test_broadphase_gpu; do
     p=$(find_program "$t") && stage "$test_lines" 50 "$p" || status=1
   done
 fi

@@ -1,0 +1,109 @@
+// Kollide tests — the point-shell search on a CUDA device gives the CPU's keys and pair ranges, key
+// for key, in every GPU variant (kl_ps_gpu_variant): culled and forced searches, a smaller search
+// after larger ones (stale device buffers), and many identical pairs (the device's lists grow, and
+// the device sorts). Skipped without a device; tools/gpu_checks.sh runs it where one is lent.
+// SPDX-License-Identifier: MIT
+#include "kl_test.h"
+
+#include "kl_pointshell_test.h"
+#include "pointshell.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void test_gpu_matches_cpu(void** state)
+{
+	(void)state;
+	if (!kl_ps_gpu_available())
+	{
+		printf("  no CUDA device: the GPU comparison is skipped\n");
+		skip();
+	}
+	test_mesh a, b;
+	make_gear(&a);
+	make_knot(&b, 96);
+	uint32_t seed = 3u;
+	kl_transform ident = {kl_vec3(0.0f, 0.0f, 0.0f), (versors){{0.0f, 0.0f, 0.0f, 1.0f}}};
+	kl_ps_pair_query q[4];
+	for (int i = 0; i < 4; ++i)
+	{
+		q[i].a = kl_ps_body_make(a.model, ident, kl_vec3(1.0f, 1.0f, 1.0f));
+		q[i].b = kl_ps_body_make(i % 2 ? a.model : b.model, random_pose(&seed, 0.06f), kl_vec3(1.0f, 1.2f, 0.9f));
+		q[i].margin = 0.002f;
+	}
+	kl_ps_batch cpu, gpu;
+	memset(&cpu, 0, sizeof(cpu));
+	memset(&gpu, 0, sizeof(gpu));
+	kl_ps_stats sc, sg;
+	// Rounds 1 and 2 reuse the device buffers of larger searches before them (stale slots past the
+	// unique keys must not come back).
+	for (int round = 0; round < 3; ++round)
+	{
+		if (round == 2)
+		{
+			for (int i = 0; i < 4; ++i)
+			{
+				q[i].b.xf.m[3] += 0.03f; // fewer pairs than before
+			}
+		}
+		assert_int_equal(kl_ps_search_cpu(q, 4, round != 0, NULL, 1, &cpu, &sc), KL_OK);
+		for (int variant = 0; variant < KL_PS_GPU_VARIANTS; ++variant)
+		{
+			gpu.gpu_variant = variant;
+			assert_int_equal(kl_ps_search_gpu(q, 4, round != 0, &gpu, &sg), KL_OK);
+			printf("  round %d, GPU variant %d: CPU %u pairs, GPU %u pairs; raw %lld / %lld\n", round, variant,
+				   cpu.key_count, gpu.key_count, sc.raw_candidates, sg.raw_candidates);
+			assert_int_equal(cpu.key_count, gpu.key_count);
+			assert_memory_equal(cpu.keys, gpu.keys, cpu.key_count * sizeof(uint64_t));
+			assert_memory_equal(cpu.pair_begin, gpu.pair_begin, 5 * sizeof(int));
+		}
+	}
+	// Many identical pairs: the same triangle pairs under every pair index (they must not crowd one
+	// probe run of the device's set). 30 pairs keep more keys than were prefetched with the counters
+	// (the rest is fetched from the device) but few enough for the host to sort; 160 pairs give more
+	// keys than the device's first lists hold (it grows them and searches again) and more kept keys
+	// than the host sorts (the device sorts them).
+	const int counts[2] = {30, 160};
+	for (int round = 0; round < 2; ++round)
+	{
+		int many = counts[round];
+		kl_ps_pair_query* same = calloc((size_t)many, sizeof(kl_ps_pair_query));
+		assert_non_null(same);
+		for (int i = 0; i < many; ++i)
+		{
+			same[i] = q[1];
+		}
+		assert_int_equal(kl_ps_search_cpu(same, many, false, NULL, 1, &cpu, &sc), KL_OK);
+		assert_true(round == 0 ? cpu.key_count > 8192u && cpu.key_count <= 16384u : cpu.key_count > 16384u);
+		// A fused variant first: the device's lists are then still those of the smaller searches, so
+		// that it too must grow them (for the new keys, though it lists only the kept ones).
+		const int order[KL_PS_GPU_VARIANTS] = {KL_PS_GPU_FUSED_TRIANGLES | KL_PS_GPU_BLOCK_FILTER,
+											   KL_PS_GPU_FUSED_TRIANGLES, KL_PS_GPU_BLOCK_FILTER,
+											   KL_PS_GPU_TWO_KERNELS};
+		for (int v = 0; v < KL_PS_GPU_VARIANTS; ++v)
+		{
+			int variant = order[v];
+			gpu.gpu_variant = variant;
+			assert_int_equal(kl_ps_search_gpu(same, many, false, &gpu, &sg), KL_OK);
+			printf("  %d identical pairs, GPU variant %d: CPU %u pairs, GPU %u pairs\n", many, variant, cpu.key_count,
+				   gpu.key_count);
+			assert_int_equal(cpu.key_count, gpu.key_count);
+			assert_memory_equal(cpu.keys, gpu.keys, cpu.key_count * sizeof(uint64_t));
+			assert_memory_equal(cpu.pair_begin, gpu.pair_begin, ((size_t)many + 1) * sizeof(int));
+		}
+		free(same);
+	}
+	kl_ps_batch_free(&cpu);
+	kl_ps_batch_free(&gpu);
+	free_mesh(&a);
+	free_mesh(&b);
+}
+
+int main(void)
+{
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_gpu_matches_cpu),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
