@@ -20,10 +20,27 @@ typedef struct oom_scene
 	kl_world_id world;
 	kl_body_id bodies[8];
 	int body_count;
+	int made_bodies; ///< calls that succeeded, to check a world that a failed call leaves
+	int made_shapes;
 } oom_scene;
 
 static const vec3s k_hull_points[] = {{{-0.2f, -0.2f, -0.2f}}, {{0.2f, -0.2f, -0.2f}}, {{0.0f, 0.25f, -0.2f}},
 									  {{0.0f, 0.0f, 0.22f}}};
+
+/// Creates a body and counts it; null on failure.
+static kl_body_id add_body(oom_scene* s, const kl_body_def* bd)
+{
+	kl_body_id b = kl_create_body(s->world, bd);
+	s->made_bodies += KL_IS_NON_NULL(b);
+	return b;
+}
+
+/// Counts a shape that was created; false for the null id.
+static bool added_shape(oom_scene* s, kl_shape_id shape)
+{
+	s->made_shapes += KL_IS_NON_NULL(shape);
+	return KL_IS_NON_NULL(shape);
+}
 
 /// Builds the scene; false (with an error) where a call failed. What was built is in s.
 static bool build_scene(oom_scene* s, kl_mesh* gear)
@@ -39,15 +56,15 @@ static bool build_scene(oom_scene* s, kl_mesh* gear)
 	kl_body_def bd = kl_default_body_def();
 	kl_shape_def sd = kl_default_shape_def();
 	bd.position = kl_vec3(0.0f, 0.0f, -0.5f);
-	kl_body_id floor = kl_create_body(s->world, &bd);
-	if (KL_IS_NULL(floor) || KL_IS_NULL(kl_create_box_shape(floor, &sd, kl_vec3(5.0f, 5.0f, 0.5f))))
+	kl_body_id floor = add_body(s, &bd);
+	if (KL_IS_NULL(floor) || !added_shape(s, kl_create_box_shape(floor, &sd, kl_vec3(5.0f, 5.0f, 0.5f))))
 	{
 		return false;
 	}
 	bd.position = kl_vec3(3.0f, 0.0f, 0.01f);
-	kl_body_id base = kl_create_body(s->world, &bd);
+	kl_body_id base = add_body(s, &bd);
 	sd.mesh_backend = KL_MESH_BACKEND_POINTSHELL;
-	if (KL_IS_NULL(base) || KL_IS_NULL(kl_create_mesh_shape(base, &sd, gear, kl_vec3(1.0f, 1.0f, 1.0f))))
+	if (KL_IS_NULL(base) || !added_shape(s, kl_create_mesh_shape(base, &sd, gear, kl_vec3(1.0f, 1.0f, 1.0f))))
 	{
 		return false;
 	}
@@ -58,7 +75,7 @@ static bool build_scene(oom_scene* s, kl_mesh* gear)
 				: i < 5	   ? kl_vec3(-1.5f + 0.6f * (float)(i - 3), 1.0f, 0.4f)
 				: i < 7	   ? kl_vec3(1.0f, -1.0f + 0.9f * (float)(i - 5), 0.5f)
 						   : kl_vec3(3.003f, 0.002f, 0.035f);
-		kl_body_id b = kl_create_body(s->world, &bd);
+		kl_body_id b = add_body(s, &bd);
 		if (KL_IS_NULL(b))
 		{
 			return false;
@@ -83,7 +100,7 @@ static bool build_scene(oom_scene* s, kl_mesh* gear)
 		{
 			shape = kl_create_mesh_shape(b, &sd, gear, kl_vec3(1.0f, 1.0f, 1.0f));
 		}
-		if (KL_IS_NULL(shape))
+		if (!added_shape(s, shape))
 		{
 			return false;
 		}
@@ -172,7 +189,8 @@ static void build_and_destroy(kl_mesh* gear)
 	kl_destroy_world(s.world);
 }
 
-/// Every allocation of building the scene fails in turn: the failing call reports out of memory.
+/// Every allocation of building the scene fails in turn: the failing call reports out of memory
+/// and leaves the world as it was (what was made before it, and nothing of it), a world that steps.
 static void test_build_out_of_memory(void** state)
 {
 	(void)state;
@@ -193,6 +211,19 @@ static void test_build_out_of_memory(void** state)
 			assert_true(fired);
 			assert_int_equal(kl_last_error_code(), KL_ERR_OUT_OF_MEMORY);
 			++failed;
+		}
+		if (!built && KL_IS_NON_NULL(s.world))
+		{
+			// The failed call left the world as it was: what was made before it is there, nothing
+			// of it, and the world steps.
+			kl_counters c = kl_world_get_counters(s.world);
+			assert_int_equal(c.body_count, s.made_bodies);
+			assert_int_equal(c.shape_count, s.made_shapes);
+			assert_int_equal(c.joint_count, 0);
+			for (int i = 0; i < 3; ++i)
+			{
+				assert_int_equal(kl_world_step(s.world, 1.0f / 60.0f, 4), KL_OK);
+			}
 		}
 		kl_destroy_world(s.world);
 	}
