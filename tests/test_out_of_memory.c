@@ -123,6 +123,7 @@ static void step_keeping_error(kl_world_id world, int n)
 }
 
 static long s_failed_allocation = -1; // for the messages
+static long s_change_allocations;	   // test_changes_out_of_memory's count
 
 #define SETTLE_STEPS 15
 
@@ -279,6 +280,90 @@ static void test_step_out_of_memory(void** state)
 	printf("  %ld allocations in the first three steps; %d of the injected failures happened\n", total, fired);
 	assert_true(fired > 0);
 	kl_mesh_release(gear);
+}
+
+static kl_mesh* s_changed_gear;
+
+/// Changes to a world that has run a while (a body destroyed, one made kinematic, one teleported,
+/// one created, one woken), then three steps; the caller's error must survive the steps.
+static void change_and_step(oom_scene* s)
+{
+	kl_destroy_body(s->bodies[1]);
+	kl_body_set_type(s->bodies[3], KL_BODY_KINEMATIC);
+	kl_body_set_transform(s->bodies[4], kl_vec3(-2.0f, -1.5f, 0.6f), glms_quat_identity());
+	kl_body_def bd = kl_default_body_def();
+	bd.type = KL_BODY_DYNAMIC;
+	bd.position = kl_vec3(0.0f, 1.5f, 0.5f);
+	kl_body_id b = kl_create_body(s->world, &bd);
+	kl_shape_def sd = kl_default_shape_def();
+	if (KL_IS_NON_NULL(b))
+	{
+		kl_create_sphere_shape(b, &sd, 0.2f);
+	}
+	kl_body_set_awake(s->bodies[0], true);
+	step_keeping_error(s->world, 3);
+}
+
+static void warm_scene(oom_scene* s)
+{
+	assert_true(build_scene(s, s_changed_gear));
+	step_keeping_error(s->world, 40);
+}
+
+static void change_scene(kl_mesh* unused)
+{
+	(void)unused;
+	oom_scene s;
+	kl_fail_allocation(-1);
+	warm_scene(&s);
+	long many = 1L << 40;
+	kl_fail_allocation(many);
+	change_and_step(&s);
+	s_change_allocations = many - kl_fail_allocation_countdown();
+	kl_fail_allocation(-1);
+	kl_destroy_world(s.world);
+}
+
+/// Every allocation of changing a world that has run a while, and of its next three steps, fails
+/// in turn: each change either happens or fails with out of memory, the steps succeed, and the
+/// world steps on with every body finite and none through the floor.
+static void test_changes_out_of_memory(void** state)
+{
+	(void)state;
+	s_changed_gear = make_small_gear();
+	change_scene(NULL);
+	long total = s_change_allocations;
+	assert_true(total > 5);
+	long stride = KL_QUICK ? 1 + total / 12 : 1;
+	int fired = 0;
+	for (long n = 0; n < total; n += stride)
+	{
+		oom_scene s;
+		warm_scene(&s);
+		s_failed_allocation = n;
+		kl_fail_allocation(n);
+		change_and_step(&s);
+		fired += kl_fail_allocation_countdown() < 0;
+		kl_fail_allocation(-1);
+		step_keeping_error(s.world, SETTLE_STEPS);
+		for (int i = 0; i < s.body_count; ++i)
+		{
+			if (!kl_body_is_valid(s.bodies[i]))
+			{
+				continue; // destroyed
+			}
+			kl_transform xf = kl_body_get_transform(s.bodies[i]);
+			assert_true(kl_transform_is_finite(xf));
+			if (!(xf.p.z > -0.05f))
+			{
+				fail_msg("body %d at z = %g after the failure of allocation %ld", i, (double)xf.p.z, n);
+			}
+		}
+		kl_destroy_world(s.world);
+	}
+	printf("  %ld allocations changing a running world and stepping it; %d failures happened\n", total, fired);
+	assert_true(fired > 0);
+	kl_mesh_release(s_changed_gear);
 }
 
 static kl_meshgen_mesh s_gear_mesh;
@@ -484,6 +569,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_build_out_of_memory),
 		cmocka_unit_test(test_step_out_of_memory),
+		cmocka_unit_test(test_changes_out_of_memory),
 		cmocka_unit_test(test_mesh_build_out_of_memory),
 		cmocka_unit_test(test_scene_load_out_of_memory),
 		cmocka_unit_test(test_mesh_load_out_of_memory),
