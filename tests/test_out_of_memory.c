@@ -1,7 +1,9 @@
 // Kollide tests — running out of memory (core.c's injected allocation failures): every allocation
-// of building a world, and of its first steps, fails in turn. Each failing call reports an error or
-// is worked around; none crashes (run under the sanitizers, a leak or a bad access fails the test),
-// a step leaves the caller's error state as it was, and the world steps on to rest afterwards.
+// fails in turn while a world is built, while it takes its first steps, while a running world is
+// changed, while a mesh and its point-shell model are built (and read from their cache), and while
+// scenes and mesh files load. Each failing call reports out of memory and leaves things as they
+// were, or the failure is worked around; none crashes (under the sanitizers, a leak or a bad access
+// fails the test too); a step leaves the caller's error state as it was; and the world steps on.
 // SPDX-License-Identifier: MIT
 #include "kl_test.h"
 
