@@ -148,6 +148,7 @@ typedef struct kl_bp_cache
 	int key_capacity;
 	uint32_t epoch; ///< update the list belongs to
 	bool valid;
+	bool complete; ///< built after an update that succeeded: the next one's events may merge into it
 } kl_bp_cache;
 
 /// Milliseconds of the last update by stage (for tuning; not part of the public statistics).
@@ -237,6 +238,8 @@ struct kl_broadphase
 	int event_scratch_capacity;
 	uint64_t* sort_keys; ///< 2 * sort_capacity: scratch for sorting candidates and events
 	int sort_capacity;
+	uint32_t* event_histogram; ///< the events' radix sort, reserved before the pair set commits
+	int event_histogram_capacity;
 	bool events_ok; ///< the last update completed
 	bool resync;	///< an update ran out of memory: the next one re-enters every proxy (bp_update.c)
 	struct kl_bp_cache* cache; ///< sorted pair list, built on demand by get_pairs

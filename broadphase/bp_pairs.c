@@ -171,38 +171,33 @@ static uint64_t proxy_user_key(const kl_broadphase* bp, int32_t a, int32_t b)
 	return ua < ub ? user_key(ua, ub) : user_key(ub, ua);
 }
 
-// Pair keys to sorted user pairs.
-static bool sort_events(kl_broadphase* bp, const uint64_t* pairs, int count, kl_pair** out, int* capacity)
+// Pair keys to sorted user pairs, in the memory kl_bp_make_events reserved.
+static void sort_events(kl_broadphase* bp, const uint64_t* pairs, int count, kl_pair* out)
 {
-	if (!KL_ARRAY_RESERVE(*out, *capacity, count) || !kl_bp_reserve_sort(bp, count))
-	{
-		return false;
-	}
 	uint64_t* keys = bp->sort_keys;
 	for (int i = 0; i < count; ++i)
 	{
 		keys[i] = proxy_user_key(bp, (int32_t)(pairs[i] >> 32), (int32_t)(pairs[i] & 0xffffffffu));
 	}
-	if (!kl_radix_sort_u64(keys, keys + count, count))
-	{
-		return false;
-	}
+	kl_radix_sort_into(keys, NULL, keys + count, NULL, count, 0, 64, bp->event_histogram);
 	for (int i = 0; i < count; ++i)
 	{
-		(*out)[i] = key_pair(keys[i]);
+		out[i] = key_pair(keys[i]);
 	}
-	return true;
 }
 
 bool kl_bp_make_events(kl_broadphase* bp)
 {
 	int added = bp->pairs.added_count;
 	int removed = bp->pairs.removed_count;
-	// All memory before the pair set forgets its changes, so that a failure keeps them for the
-	// next update's events.
+	int most = added > removed ? added : removed;
+	// All memory first, sort histogram included: once the pair set has forgotten its changes,
+	// nothing may fail, or the events would be lost (the next update reports them otherwise).
 	if (!KL_ARRAY_RESERVE(bp->event_scratch, bp->event_scratch_capacity, added + removed) ||
 		!KL_ARRAY_RESERVE(bp->begin, bp->begin_capacity, added) || !KL_ARRAY_RESERVE(bp->end, bp->end_capacity, removed) ||
-		!kl_bp_reserve_sort(bp, added > removed ? added : removed))
+		!kl_bp_reserve_sort(bp, most) ||
+		!KL_ARRAY_RESERVE(bp->event_histogram, bp->event_histogram_capacity,
+						  kl_radix_sort_histogram_size(most, 0, 64)))
 	{
 		return false;
 	}
@@ -212,8 +207,9 @@ bool kl_bp_make_events(kl_broadphase* bp)
 	kl_pair_set_finish(&bp->pairs, begin, &nb, end, &ne);
 	bp->begin_count = nb;
 	bp->end_count = ne;
-	return sort_events(bp, begin, nb, &bp->begin, &bp->begin_capacity) &&
-		   sort_events(bp, end, ne, &bp->end, &bp->end_capacity);
+	sort_events(bp, begin, nb, bp->begin);
+	sort_events(bp, end, ne, bp->end);
+	return true;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -317,9 +313,13 @@ const kl_pair* kl_bp_cache_pairs(const kl_broadphase* bp, int* count)
 	kl_bp_cache* cache = bp->cache;
 	if (!cache->valid || cache->epoch != bp->epoch)
 	{
-		bool merge = cache->valid && cache->epoch + 1 == bp->epoch && bp->events_ok;
+		// Events merge only into a list of a complete update: a list built from the half-updated set
+		// of a failed one lacks pairs the failed update ended and the next one finds again, with
+		// no event (the resync's re-evaluation).
+		bool merge = cache->valid && cache->complete && cache->epoch + 1 == bp->epoch && bp->events_ok;
 		bool ok = merge ? cache_merge(bp, cache) : cache_rebuild(bp, cache);
 		cache->valid = ok;
+		cache->complete = bp->events_ok;
 		cache->epoch = bp->epoch;
 		if (!ok)
 		{

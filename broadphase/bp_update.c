@@ -259,10 +259,15 @@ static bool finish_changes(kl_broadphase* bp, bool resyncing, bool update_ok)
 		lists[i]->count = 0;
 	}
 	// After an update that failed, a destroyed proxy's pairs may still be in the set: its id waits
-	// until the resync has ended them under its own user.
-	if (!update_ok || !KL_ARRAY_RESERVE(bp->free_ids, bp->free_capacity, bp->free_count + bp->destroyed.count))
+	// until the resync has ended them under its own user. Without the memory to free them, the ids
+	// wait for the next update (the update itself succeeded: its events are out).
+	if (!update_ok)
 	{
 		return false;
+	}
+	if (!KL_ARRAY_RESERVE(bp->free_ids, bp->free_capacity, bp->free_count + bp->destroyed.count))
+	{
+		return true;
 	}
 	for (int i = 0; i < bp->destroyed.count; ++i)
 	{
@@ -280,9 +285,16 @@ static bool run_update(kl_broadphase* bp)
 {
 	double t = kl_time_seconds();
 	bp->batch.valid = false;
+	bp->candidate_count = 0; // a failed update may have left some, tested against bounds since changed
 	if (bp->change_count == 0)
 	{
 		return true; // nothing moved, nothing begins or ends
+	}
+	// A destroyed id must reach the list that frees it: a proxy out of its structure and off the
+	// list would be lost to a resync.
+	if (!KL_ARRAY_RESERVE(bp->destroyed.data, bp->destroyed.capacity, bp->destroyed.count + bp->change_count))
+	{
+		return false;
 	}
 	plan_changes(bp);
 	kl_broadphase_mode mode = choose_mode(bp);

@@ -90,6 +90,7 @@ void kl_broadphase_destroy(kl_broadphase* bp)
 	kl_free(bp->end);
 	kl_free(bp->event_scratch);
 	kl_free(bp->sort_keys);
+	kl_free(bp->event_histogram);
 	kl_bp_cache_destroy(bp->cache);
 	kl_free(bp->cache);
 	kl_free(bp);

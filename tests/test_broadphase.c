@@ -47,6 +47,9 @@ typedef struct scenario
 	int workers; ///< 1: serial; 3: fake pool; -2: real thread pool of 2
 	uint32_t seed;
 	float oom_odds; ///< per update: one of its first 4 or 64 allocations fails (core.c's injection)
+	bool sweep;			   ///< allocation sweep_allocation of update sweep_step fails
+	int sweep_step;
+	long sweep_allocation;
 } scenario;
 
 typedef struct slot
@@ -461,6 +464,7 @@ static void world_free(world* w)
 
 static int s_auto_modes; ///< modes the automatic mode chose, over the runs so far
 static int s_failed_updates; ///< updates that ran out of memory, over the runs so far
+static long s_sweep_left;	 ///< the countdown after the sweep step's update (kl_fail_allocation)
 
 // Runs the scenario against brute force; returns the hash of all its events.
 static uint32_t run(const scenario* sc)
@@ -480,17 +484,29 @@ static uint32_t run(const scenario* sc)
 		{
 			mutate(&w);
 		}
-		bool armed = sc->oom_odds > 0.0f && chance(&w, sc->oom_odds);
-		kl_fail_allocation(armed ? below(&w, chance(&w, 0.5f) ? 4 : 64) : -1);
+		long fail_at = -1;
+		if (sc->sweep && step == sc->sweep_step)
+		{
+			fail_at = sc->sweep_allocation;
+		}
+		else if (sc->oom_odds > 0.0f && chance(&w, sc->oom_odds))
+		{
+			fail_at = below(&w, chance(&w, 0.5f) ? 4 : 64);
+		}
+		kl_fail_allocation(fail_at);
 		kl_result r = kl_broadphase_update(w.bp);
-		bool failed = armed && kl_fail_allocation_countdown() < 0;
+		long left = kl_fail_allocation_countdown();
 		kl_fail_allocation(-1);
-		if (failed && r != KL_OK)
+		s_sweep_left = sc->sweep && step == sc->sweep_step ? left : s_sweep_left;
+		if (fail_at >= 0 && left < 0 && r != KL_OK)
 		{
 			// No events came out: the next update that succeeds reports every change since the
-			// last one that did, and its pairs are exact again (checked against that update).
+			// last one that did, and its pairs are exact again (checked against that update). The
+			// pair list is read all the same, as the world reads it every step.
 			assert_int_equal(r, KL_ERR_OUT_OF_MEMORY);
 			w.failed_updates++;
+			int count = 0;
+			kl_broadphase_get_pairs(w.bp, &count);
 			continue;
 		}
 		assert_int_equal(r, KL_OK);
@@ -616,6 +632,43 @@ static void test_out_of_memory(void** state)
 	}
 	printf("  %d updates ran out of memory and were recovered from\n", s_failed_updates);
 	assert_true(s_failed_updates > (KL_QUICK ? 30 : 150));
+}
+
+// Every allocation of one update fails in turn (the first update, which begins hundreds of pairs,
+// and a later one in a world of waves and churn), in every mode, serial and on a fake pool: the
+// update fails, the pair list is read anyway (as the world does), and the next update's pairs and
+// events are exact, checked against brute force like every update.
+static void test_out_of_memory_sweep(void** state)
+{
+	(void)state;
+	int swept = 0;
+	for (int m = 0; m < 3; ++m)
+	{
+		for (int k = 0; k < 2; ++k)
+		{
+			for (int at = 0; at < 2; ++at)
+			{
+				scenario sc = {.slots = 160, .styles = STYLE_LATTICE | STYLE_FLOAT, .side = 7.0f, .moving_odds = 0.6f,
+							   .move_odds = 0.5f, .churn = 2.0f, .static_move_odds = 0.05f, .wave_odds = 0.3f,
+							   .mode = s_modes[m], .simd = KL_SIMD_AVX2, .workers = s_workers[k],
+							   .seed = 555u + (uint32_t)(3 * m + k), .sweep = true, .sweep_step = at == 0 ? 0 : 9};
+				sc.steps = sc.sweep_step + 3;
+				const long many = 1L << 40;
+				sc.sweep_allocation = many; // counts the update's allocations
+				run(&sc);
+				long total = many - s_sweep_left;
+				long stride = KL_QUICK ? 1 + total / 8 : 1;
+				for (long n = 0; n < total; n += stride)
+				{
+					sc.sweep_allocation = n;
+					run(&sc);
+					swept++;
+				}
+			}
+		}
+	}
+	printf("  %d updates failed at each of their allocations in turn and were recovered from\n", swept);
+	assert_true(swept > 50);
 }
 
 static void test_invalid_bounds(void** state)
@@ -820,6 +873,7 @@ int main(void)
 		cmocka_unit_test(test_long_walk),
 		cmocka_unit_test(test_static_grid),
 		cmocka_unit_test(test_out_of_memory),
+		cmocka_unit_test(test_out_of_memory_sweep),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -67,30 +67,50 @@ static int histograms(const uint64_t* keys, int n, int low, int passes, int widt
 	return needed;
 }
 
-bool kl_radix_sort(uint64_t* keys, int32_t* values, uint64_t* key_scratch, int32_t* value_scratch, int n, int low_bit,
-				   int bits)
+/// The digits of a sort: passes of `width` bits over the `bits` that matter, no wider than the array
+/// is long (clearing the histograms should not cost more than the keys). Zero passes: insertion sort.
+typedef struct radix_digits
 {
-	if (n < 2)
+	int bits;
+	int passes;
+	int width;
+} radix_digits;
+
+static radix_digits digits_of(int n, int low_bit, int bits)
+{
+	radix_digits d = {0, 0, 0};
+	if (n < 2 || (n < RADIX_SMALL && low_bit == 0 && bits == 64))
 	{
-		return true;
+		return d;
 	}
-	if (n < RADIX_SMALL && low_bit == 0 && bits == 64)
-	{
-		insertion_sort(keys, values, n);
-		return true;
-	}
-	bits = bits < 1 ? 1 : (bits > 64 - low_bit ? 64 - low_bit : bits);
-	// Digits no wider than the array is long: clearing the histograms should not cost more than the keys.
+	d.bits = bits < 1 ? 1 : (bits > 64 - low_bit ? 64 - low_bit : bits);
 	int most = 64 - __builtin_clzll((uint64_t)n | 1u) - 2;
 	most = most < 4 ? 4 : (most > RADIX_MAX_BITS ? RADIX_MAX_BITS : most);
-	int passes = (bits + most - 1) / most;
-	int width = (bits + passes - 1) / passes;
-	int size = 1 << width;
-	uint32_t* hist = kl_alloc((size_t)passes * (size_t)size, sizeof(uint32_t));
-	if (hist == NULL)
+	d.passes = (d.bits + most - 1) / most;
+	d.width = (d.bits + d.passes - 1) / d.passes;
+	return d;
+}
+
+int kl_radix_sort_histogram_size(int n, int low_bit, int bits)
+{
+	radix_digits d = digits_of(n, low_bit, bits);
+	return d.passes << d.width;
+}
+
+void kl_radix_sort_into(uint64_t* keys, int32_t* values, uint64_t* key_scratch, int32_t* value_scratch, int n,
+						int low_bit, int bits, uint32_t* hist)
+{
+	radix_digits d = digits_of(n, low_bit, bits);
+	if (d.passes == 0)
 	{
-		return false;
+		if (n >= 2)
+		{
+			insertion_sort(keys, values, n);
+		}
+		return;
 	}
+	int passes = d.passes, width = d.width;
+	int size = 1 << width;
 	int needed = histograms(keys, n, low_bit, passes, width, hist);
 	uint64_t mask = (uint64_t)size - 1u;
 	uint64_t* src = keys;
@@ -136,6 +156,18 @@ bool kl_radix_sort(uint64_t* keys, int32_t* values, uint64_t* key_scratch, int32
 			memcpy(values, vsrc, (size_t)n * sizeof(int32_t));
 		}
 	}
+}
+
+bool kl_radix_sort(uint64_t* keys, int32_t* values, uint64_t* key_scratch, int32_t* value_scratch, int n, int low_bit,
+				   int bits)
+{
+	int size = kl_radix_sort_histogram_size(n, low_bit, bits);
+	uint32_t* hist = size > 0 ? kl_alloc((size_t)size, sizeof(uint32_t)) : NULL;
+	if (size > 0 && hist == NULL)
+	{
+		return false;
+	}
+	kl_radix_sort_into(keys, values, key_scratch, value_scratch, n, low_bit, bits, hist);
 	kl_free(hist);
 	return true;
 }

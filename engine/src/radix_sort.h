@@ -13,6 +13,14 @@
 bool kl_radix_sort(uint64_t* keys, int32_t* values, uint64_t* key_scratch, int32_t* value_scratch, int n, int low_bit,
 				   int bits);
 
+/// The histogram entries kl_radix_sort_into needs for n keys sorted by that many bits.
+int kl_radix_sort_histogram_size(int n, int low_bit, int bits);
+
+/// kl_radix_sort with the caller's histogram memory (kl_radix_sort_histogram_size entries), so that
+/// it cannot fail: for a sort that must not run out of memory half-way through an update.
+void kl_radix_sort_into(uint64_t* keys, int32_t* values, uint64_t* key_scratch, int32_t* value_scratch, int n,
+						int low_bit, int bits, uint32_t* histogram);
+
 /// Sorts keys ascending; scratch holds n keys. False on OOM.
 static inline bool kl_radix_sort_u64(uint64_t* keys, uint64_t* scratch, int n)
 {
