@@ -408,6 +408,13 @@ static void check(world* w, int step)
 	expect_pairs(pairs, count, w->expected, w->expected_count, "pairs", step);
 	kl_broadphase_stats stats = kl_broadphase_get_stats(w->bp);
 	assert_int_equal(stats.pair_count, w->expected_count);
+	// No id is lost: each is alive, free, or waiting in the list that frees it.
+	int alive = 0;
+	for (int32_t p = 0; p < w->bp->proxy_count; ++p)
+	{
+		alive += (w->bp->info[p].flags & KL_BP_ALIVE) != 0;
+	}
+	assert_int_equal(alive + w->bp->free_count + w->bp->destroyed.count, w->bp->proxy_count);
 	w->modes_used |= 1 << stats.last_mode;
 	hash_events(w, ev.begin, ev.begin_count);
 	hash_events(w, ev.end, ev.end_count);
@@ -634,10 +641,10 @@ static void test_out_of_memory(void** state)
 	assert_true(s_failed_updates > (KL_QUICK ? 30 : 150));
 }
 
-// Every allocation of one update fails in turn (the first update, which begins hundreds of pairs,
-// and a later one in a world of waves and churn), in every mode, serial and on a fake pool: the
-// update fails, the pair list is read anyway (as the world does), and the next update's pairs and
-// events are exact, checked against brute force like every update.
+// Every allocation of one update fails in turn (the first update, which begins hundreds of pairs;
+// the second, the first to destroy proxies; and a later one amid waves and churn), in every mode,
+// serial and on a fake pool: the update fails, the pair list is read anyway (as the world does),
+// and the next update's pairs and events are exact and no id is lost, checked like every update.
 static void test_out_of_memory_sweep(void** state)
 {
 	(void)state;
@@ -646,12 +653,12 @@ static void test_out_of_memory_sweep(void** state)
 	{
 		for (int k = 0; k < 2; ++k)
 		{
-			for (int at = 0; at < 2; ++at)
+			for (int at = 0; at < 3; ++at)
 			{
 				scenario sc = {.slots = 160, .styles = STYLE_LATTICE | STYLE_FLOAT, .side = 7.0f, .moving_odds = 0.6f,
 							   .move_odds = 0.5f, .churn = 2.0f, .static_move_odds = 0.05f, .wave_odds = 0.3f,
 							   .mode = s_modes[m], .simd = KL_SIMD_AVX2, .workers = s_workers[k],
-							   .seed = 555u + (uint32_t)(3 * m + k), .sweep = true, .sweep_step = at == 0 ? 0 : 9};
+							   .seed = 555u + (uint32_t)(3 * m + k), .sweep = true, .sweep_step = at == 2 ? 9 : at};
 				sc.steps = sc.sweep_step + 3;
 				const long many = 1L << 40;
 				sc.sweep_allocation = many; // counts the update's allocations
