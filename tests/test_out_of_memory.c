@@ -284,6 +284,62 @@ static void test_step_out_of_memory(void** state)
 	kl_mesh_release(gear);
 }
 
+/// A hull and a mesh shape created when the broadphase's change list is full (eight shapes made
+/// since the last step), every allocation failing in turn: a failed creation leaves the caller's
+/// hull and mesh reference as they were (it freed the hull copy twice, and dropped the caller's
+/// mesh reference), and the body as it was.
+static void test_shape_creation_out_of_memory(void** state)
+{
+	(void)state;
+	kl_mesh* gear = make_small_gear();
+	kl_hull* hull = kl_hull_build(k_hull_points, 4);
+	assert_non_null(hull);
+	int failed = 0;
+	for (int kind = 0; kind < 2; ++kind)
+	{
+		for (long n = 0;; ++n)
+		{
+			kl_world_def wd = kl_default_world_def();
+			kl_world_id world = kl_create_world(&wd);
+			kl_body_def bd = kl_default_body_def();
+			bd.type = KL_BODY_DYNAMIC;
+			kl_body_id body = kl_create_body(world, &bd);
+			kl_shape_def sd = kl_default_shape_def();
+			for (int i = 0; i < 8; ++i)
+			{
+				assert_true(KL_IS_NON_NULL(kl_create_box_shape(body, &sd, kl_vec3(0.1f, 0.1f, 0.1f))));
+			}
+			float mass = kl_body_get_mass(body);
+			kl_fail_allocation(n);
+			kl_shape_id shape = kind == 0 ? kl_create_hull_shape(body, &sd, hull)
+										  : kl_create_mesh_shape(body, &sd, gear, kl_vec3(1.0f, 1.0f, 1.0f));
+			bool fired = kl_fail_allocation_countdown() < 0;
+			kl_fail_allocation(-1);
+			if (KL_IS_NULL(shape))
+			{
+				assert_true(fired);
+				assert_int_equal(kl_last_error_code(), KL_ERR_OUT_OF_MEMORY);
+				assert_int_equal(kl_world_get_counters(world).shape_count, 8);
+				assert_true(kl_body_get_mass(body) == mass);
+				assert_int_equal(kl_world_step(world, 1.0f / 60.0f, 4), KL_OK);
+				++failed;
+			}
+			kl_destroy_world(world);
+			if (!fired)
+			{
+				break;
+			}
+		}
+	}
+	// Both are still the caller's: the hull is whole and the mesh has its reference.
+	assert_int_equal(kl_hull_vertex_count(hull), 4);
+	assert_true(kl_mesh_get_info(gear).has_pointshell);
+	printf("  %d shape creations failed for memory\n", failed);
+	assert_true(failed > 0);
+	kl_hull_destroy(hull);
+	kl_mesh_release(gear);
+}
+
 static kl_mesh* s_changed_gear;
 
 /// Changes to a world that has run a while (a body destroyed, one made kinematic, one teleported,
@@ -571,6 +627,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_build_out_of_memory),
 		cmocka_unit_test(test_step_out_of_memory),
+		cmocka_unit_test(test_shape_creation_out_of_memory),
 		cmocka_unit_test(test_changes_out_of_memory),
 		cmocka_unit_test(test_mesh_build_out_of_memory),
 		cmocka_unit_test(test_scene_load_out_of_memory),

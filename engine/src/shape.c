@@ -157,7 +157,17 @@ static kl_shape_id create_shape(kl_body_id body_id, const kl_shape_def* def, kl_
 	shape->fat_aabb = aabb;
 	if (!kl_shape_create_proxy(world, shape))
 	{
-		// Cannot happen for finite bounds (checked above); unwind the creation all the same.
+		// Out of memory in the broadphase: unwind the creation, but leave the hull copy and the mesh
+		// reference to the caller (kl_create_hull_shape frees the copy, kl_create_mesh_shape retains
+		// the mesh only on success).
+		if (shape->type == KL_SHAPE_HULL)
+		{
+			shape->hull = NULL;
+		}
+		else if (shape->type == KL_SHAPE_MESH)
+		{
+			shape->mesh.mesh = NULL;
+		}
 		kl_destroy_shape(kl_make_shape_id(world, shape));
 		return kl_null_shape_id;
 	}
