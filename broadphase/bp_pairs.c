@@ -327,6 +327,7 @@ const kl_pair* kl_bp_cache_pairs(const kl_broadphase* bp, int* count)
 			return NULL;
 		}
 	}
+	static const kl_pair none[1];
 	*count = cache->count;
-	return cache->pairs;
+	return cache->pairs != NULL ? cache->pairs : none; // NULL means out of memory
 }

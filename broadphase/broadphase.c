@@ -184,7 +184,8 @@ static bool grow_proxies(kl_broadphase* bp, int count)
 	return true;
 }
 
-// Remembers the bounds of the last update the first time a proxy changes.
+// Remembers the bounds of the last update the first time a proxy changes. Does not run out of
+// memory: create_proxy keeps room for one change per id (the check stays for safety).
 bool kl_bp_note_change(kl_broadphase* bp, int32_t proxy)
 {
 	kl_bp_info* info = bp->info + proxy;
@@ -213,7 +214,11 @@ int32_t kl_broadphase_create_proxy(kl_broadphase* bp, kl_aabb aabb, kl_proxy_kin
 		kl_fail(KL_ERR_INVALID_ARGUMENT, "unknown proxy kind %d", (int)kind);
 		return -1;
 	}
-	if (!KL_ARRAY_RESERVE(bp->changes, bp->change_capacity, bp->change_count + 1))
+	// Room for a change of every proxy id: an id has at most one change per update, so touching,
+	// moving, re-kinding or destroying a proxy never runs out of memory (a world did all of these
+	// mid-step or on user calls that could not fail: a teleported body kept its old proxy and fell
+	// through a floor, a new filter was never applied).
+	if (!KL_ARRAY_RESERVE(bp->changes, bp->change_capacity, bp->proxy_count + 1))
 	{
 		return -1;
 	}

@@ -98,7 +98,7 @@ void kl_broadphase_set_use_gpu(kl_broadphase* bp, bool use_gpu);
 /// resync). Destroyed ids are reused only after an update that succeeded.
 kl_result kl_broadphase_update(kl_broadphase* bp);
 /// The current pairs, sorted by (user_a, user_b). Built on demand (merged with the last update's
-/// events), so not to be called from two threads at once.
+/// events), so not to be called from two threads at once. NULL (count 0) only when out of memory.
 const kl_pair* kl_broadphase_get_pairs(const kl_broadphase* bp, int* count);
 /// Pairs that began / ended in the last update, each sorted.
 kl_broadphase_events kl_broadphase_get_events(const kl_broadphase* bp);

@@ -633,9 +633,9 @@ void kl_solver_stage_run(kl_world* world, float dt, int substeps)
 	run_parallel(world, prepare_bodies_task, &c, world->awake_count);
 	if (!prepare_constraints(world, s, &c))
 	{
-		memset(s->contact_start, 0, sizeof(s->contact_start));
-		memset(s->joint_start, 0, sizeof(s->joint_start));
-		memset(s->wide_start, 0, sizeof(s->wide_start));
+		// Out of memory: the bodies keep their state this step. Moved without their contacts and
+		// joints, they fell through floors and tore off their joints.
+		return;
 	}
 	double t1 = kl_time_seconds();
 	double velocities = 0.0, positions = 0.0, constraints = 0.0;

@@ -340,6 +340,172 @@ static void test_shape_creation_out_of_memory(void** state)
 	kl_mesh_release(gear);
 }
 
+/// Fast bodies (25 m/s) meet a 4 cm floor in the steps whose allocations fail in turn: a step that
+/// cannot find its contacts holds the bodies still (moved, they passed through the floor), and the
+/// contact events stay consistent (no end without a begin, no begin twice).
+typedef struct fast_scene
+{
+	kl_world_id world;
+	kl_body_id bodies[6];
+	int touching[6]; ///< per body: touching pairs its events say it is in
+} fast_scene;
+
+static void build_fast_scene(fast_scene* f)
+{
+	memset(f, 0, sizeof(*f));
+	kl_world_def wd = kl_default_world_def();
+	wd.worker_count = 2;
+	f->world = kl_create_world(&wd);
+	kl_body_def bd = kl_default_body_def();
+	kl_shape_def sd = kl_default_shape_def();
+	sd.enable_contact_events = true;
+	assert_true(KL_IS_NON_NULL(kl_create_box_shape(kl_create_body(f->world, &bd), &sd, kl_vec3(10.0f, 10.0f, 0.02f))));
+	bd.type = KL_BODY_DYNAMIC;
+	bd.linear_velocity = kl_vec3(0.0f, 0.0f, -25.0f);
+	for (int i = 0; i < 6; ++i)
+	{
+		bd.position = kl_vec3(-3.0f + 1.2f * (float)i, 0.0f, 1.0f + 0.3f * (float)i);
+		f->bodies[i] = kl_create_body(f->world, &bd);
+		kl_shape_id shape = i % 2 == 0 ? kl_create_sphere_shape(f->bodies[i], &sd, 0.1f)
+									   : kl_create_box_shape(f->bodies[i], &sd, kl_vec3(0.1f, 0.1f, 0.1f));
+		assert_true(KL_IS_NON_NULL(shape));
+	}
+}
+
+static int body_index(const fast_scene* f, kl_shape_id a, kl_shape_id b)
+{
+	for (int i = 0; i < 6; ++i)
+	{
+		kl_body_id body = kl_shape_get_body(a);
+		kl_body_id other = kl_shape_get_body(b);
+		if (KL_ID_EQUALS(body, f->bodies[i]) || KL_ID_EQUALS(other, f->bodies[i]))
+		{
+			return i;
+		}
+	}
+	return -1;
+}
+
+/// Steps once, applying its contact events to the bodies' touching counts.
+static void step_fast_scene(fast_scene* f)
+{
+	step_keeping_error(f->world, 1);
+	kl_contact_events ev = kl_world_get_contact_events(f->world);
+	for (int i = 0; i < ev.end_count; ++i)
+	{
+		int b = body_index(f, ev.end_events[i].shape_a, ev.end_events[i].shape_b);
+		assert_true(b >= 0 && f->touching[b] > 0); // an end without a begin
+		f->touching[b]--;
+	}
+	for (int i = 0; i < ev.begin_count; ++i)
+	{
+		int b = body_index(f, ev.begin_events[i].shape_a, ev.begin_events[i].shape_b);
+		assert_true(b >= 0 && f->touching[b] == 0); // the floor is each body's only partner
+		f->touching[b]++;
+	}
+}
+
+static void test_fast_bodies_out_of_memory(void** state)
+{
+	(void)state;
+	kl_fail_allocation(-1);
+	long total = 0;
+	{
+		fast_scene f;
+		build_fast_scene(&f);
+		const long many = 1L << 40;
+		kl_fail_allocation(many);
+		for (int i = 0; i < 12; ++i)
+		{
+			step_fast_scene(&f);
+		}
+		total = many - kl_fail_allocation_countdown();
+		kl_fail_allocation(-1);
+		kl_destroy_world(f.world);
+	}
+	assert_true(total > 20);
+	long stride = KL_QUICK ? 1 + total / 15 : 1;
+	for (long n = 0; n < total; n += stride)
+	{
+		fast_scene f;
+		build_fast_scene(&f);
+		kl_fail_allocation(n);
+		for (int i = 0; i < 12; ++i)
+		{
+			step_fast_scene(&f);
+		}
+		kl_fail_allocation(-1);
+		for (int i = 0; i < 48; ++i)
+		{
+			step_fast_scene(&f);
+		}
+		for (int i = 0; i < 6; ++i)
+		{
+			float z = kl_body_get_position(f.bodies[i]).z;
+			if (!(z > 0.0f && z < 0.3f))
+			{
+				fail_msg("body %d at z = %g after the failure of allocation %ld", i, (double)z, n);
+			}
+			assert_int_equal(f.touching[i], 1); // resting on the floor, as its events say
+		}
+		kl_destroy_world(f.world);
+	}
+	printf("  %ld allocations in the steps of impact, each failed in turn\n", total);
+}
+
+/// A sleeping body woken, and a static one made dynamic, when the awake list is full: each call
+/// either fails with out of memory and changes nothing, or the body moves (it stayed flagged awake
+/// and frozen in mid-air when the list could not grow).
+static void test_wake_out_of_memory(void** state)
+{
+	(void)state;
+	int calls = 0;
+	for (int which = 0; which < 2; ++which)
+	{
+		for (long n = 0;; ++n)
+		{
+			kl_world_def wd = kl_default_world_def();
+			kl_world_id world = kl_create_world(&wd);
+			kl_body_def bd = kl_default_body_def();
+			kl_shape_def sd = kl_default_shape_def();
+			bd.type = KL_BODY_DYNAMIC;
+			for (int i = 0; i < 8; ++i)
+			{
+				bd.position = kl_vec3((float)i, 0.0f, 50.0f);
+				kl_create_sphere_shape(kl_create_body(world, &bd), &sd, 0.1f);
+			}
+			bd.type = which == 0 ? KL_BODY_STATIC : KL_BODY_DYNAMIC;
+			bd.is_awake = false;
+			bd.position = kl_vec3(0.0f, 5.0f, 5.0f);
+			kl_body_id body = kl_create_body(world, &bd);
+			kl_create_sphere_shape(body, &sd, 0.1f);
+			step_keeping_error(world, 1);
+			kl_fail_allocation(n);
+			kl_result r = which == 0 ? kl_body_set_type(body, KL_BODY_DYNAMIC) : kl_body_set_awake(body, true);
+			bool fired = kl_fail_allocation_countdown() < 0;
+			kl_fail_allocation(-1);
+			step_keeping_error(world, 30);
+			float z = kl_body_get_position(body).z;
+			if (r == KL_OK)
+			{
+				assert_true(z < 4.0f); // it falls
+			}
+			else
+			{
+				assert_int_equal(r, KL_ERR_OUT_OF_MEMORY);
+				assert_true(z == 5.0f);
+			}
+			calls++;
+			kl_destroy_world(world);
+			if (!fired)
+			{
+				break;
+			}
+		}
+	}
+	printf("  %d calls, each allocation of them failing in turn\n", calls);
+}
+
 static kl_mesh* s_changed_gear;
 
 /// Changes to a world that has run a while (a body destroyed, one made kinematic, one teleported,
@@ -391,7 +557,7 @@ static void test_changes_out_of_memory(void** state)
 	s_changed_gear = make_small_gear();
 	change_scene(NULL);
 	long total = s_change_allocations;
-	assert_true(total > 5);
+	assert_true(total > 0);
 	long stride = KL_QUICK ? 1 + total / 12 : 1;
 	int fired = 0;
 	for (long n = 0; n < total; n += stride)
@@ -628,6 +794,8 @@ int main(void)
 		cmocka_unit_test(test_build_out_of_memory),
 		cmocka_unit_test(test_step_out_of_memory),
 		cmocka_unit_test(test_shape_creation_out_of_memory),
+		cmocka_unit_test(test_fast_bodies_out_of_memory),
+		cmocka_unit_test(test_wake_out_of_memory),
 		cmocka_unit_test(test_changes_out_of_memory),
 		cmocka_unit_test(test_mesh_build_out_of_memory),
 		cmocka_unit_test(test_scene_load_out_of_memory),

@@ -272,9 +272,9 @@ static bool merge_pairs(kl_world* world)
 	int pair_count = 0;
 	const kl_pair* pairs = kl_broadphase_get_pairs(world->broadphase, &pair_count);
 	int upper = pair_count + world->contact_count;
-	if (!KL_ARRAY_RESERVE(world->contact_scratch, world->contact_scratch_capacity, upper))
+	if (pairs == NULL || !KL_ARRAY_RESERVE(world->contact_scratch, world->contact_scratch_capacity, upper))
 	{
-		return false;
+		return false; // out of memory: not "no pairs", which would end every contact
 	}
 	kl_contact* out = world->contact_scratch;
 	int n = 0, i = 0, j = 0;
@@ -679,16 +679,31 @@ static void finish_contacts(kl_world* world)
 /// Below this many contacts the update runs on the calling thread.
 #define KL_MIN_PARALLEL_CONTACTS 256
 
-void kl_step_narrowphase(kl_world* world, float dt)
+/// Room for n more events of each kind: a contact makes at most one per pass, and an event array
+/// that could not grow half-way dropped begin or end events for good.
+static bool reserve_events(kl_world* world, int n)
+{
+	return KL_ARRAY_RESERVE(world->contact_begin_events, world->contact_begin_capacity,
+							world->contact_begin_count + n) &&
+		   KL_ARRAY_RESERVE(world->contact_end_events, world->contact_end_capacity, world->contact_end_count + n) &&
+		   KL_ARRAY_RESERVE(world->sensor_begin_events, world->sensor_begin_capacity, world->sensor_begin_count + n) &&
+		   KL_ARRAY_RESERVE(world->sensor_end_events, world->sensor_end_capacity, world->sensor_end_count + n);
+}
+
+bool kl_step_narrowphase(kl_world* world, float dt)
 {
 	kl_narrowphase_context nc = {world, dt};
 	if (world->mesh_scratch == NULL)
 	{
 		world->mesh_scratch = kl_alloc_zero((size_t)world->worker_count, sizeof(kl_mesh_scratch));
 	}
-	if (world->mesh_scratch == NULL || !merge_pairs(world))
+	// Out of memory here, or a broadphase update that ran out of it (its pair list is partial):
+	// last step's contacts stay as they were, and the caller holds the bodies still. The events'
+	// room comes first: for the contacts the merge ends, then for those it keeps or begins.
+	if (world->mesh_scratch == NULL || world->broadphase_failed || !reserve_events(world, world->contact_count) ||
+		!merge_pairs(world) || !reserve_events(world, world->contact_count))
 	{
-		return; // out of memory: last step's contacts stay as they were
+		return false;
 	}
 	kl_pointshell_prepass(world, dt);
 	if (world->contact_count < KL_MIN_PARALLEL_CONTACTS)
@@ -701,6 +716,7 @@ void kl_step_narrowphase(kl_world* world, float dt)
 	}
 	finish_contacts(world);
 	kl_pointshell_profile(world);
+	return true;
 }
 
 void kl_destroy_shape_contacts(kl_world* world, int shape_slot)

@@ -78,7 +78,9 @@ void kl_pointshell_prepass_free(kl_world* world);
 /// awake body touches.
 /// dt is the coming step: pairs approaching fast get speculative points as far as they can close
 /// in it, so that a ball at 10 m/s meets the floor instead of passing a step's travel into it.
-void kl_step_narrowphase(kl_world* world, float dt);
+/// False when it ran out of memory before the contacts were found (they stay last step's): the
+/// step must not move the bodies then, or a body meeting a floor passes through it.
+bool kl_step_narrowphase(kl_world* world, float dt);
 /// Drops every contact of the shape (shape destroyed or its proxy removed).
 void kl_destroy_shape_contacts(kl_world* world, int shape_slot);
 void kl_contacts_destroy(kl_world* world);

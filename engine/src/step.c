@@ -190,11 +190,11 @@ static void step_pass(kl_world* world, float dt, int substeps, float ahead, bool
 	double tb = kl_time_seconds();
 	kl_step_broadphase(world);
 	double t1 = kl_time_seconds();
-	kl_step_narrowphase(world, dt);
+	bool found = kl_step_narrowphase(world, dt);
 	double tn = kl_time_seconds();
-	if (dt > 0.0f)
+	if (dt > 0.0f && found)
 	{
-		kl_step_solve(world, dt, substeps);
+		kl_step_solve(world, dt, substeps); // else out of memory: the bodies wait for their contacts
 	}
 	double t2 = kl_time_seconds();
 	run_body_stage(world, update_bounds, ahead);

@@ -213,6 +213,12 @@ bool kl_world_reserve_body_slot(kl_world* world, int slot)
 		return false;
 	}
 	world->states = states;
+	// Room for every body in the awake list, so that waking one never allocates: in a step, a body
+	// woken without room stayed flagged awake and was never moved again.
+	if (!KL_ARRAY_RESERVE(world->awake_bodies, world->awake_capacity, new_capacity))
+	{
+		return false;
+	}
 	world->body_capacity = new_capacity;
 	return true;
 }
@@ -234,7 +240,7 @@ void kl_world_update_awake_list(kl_world* world, int body_slot, bool active)
 	{
 		if (!KL_ARRAY_RESERVE(world->awake_bodies, world->awake_capacity, world->awake_count + 1))
 		{
-			return; // out of memory: the body stays still until the next change
+			return; // cannot happen: reserved with the body slots (kl_world_reserve_body_slot)
 		}
 		body->awake_index = world->awake_count;
 		world->awake_bodies[world->awake_count++] = body_slot;

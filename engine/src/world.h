@@ -67,6 +67,7 @@ typedef struct kl_world
 	int sensor_end_capacity;
 
 	struct kl_broadphase* broadphase;
+	bool broadphase_failed; ///< the last update ran out of memory: its pair list is partial
 
 	/// One per broadphase pair (plus the kept pairs of sleeping bodies), sorted by (shape_a, shape_b).
 	struct kl_contact* contacts;

@@ -116,24 +116,35 @@ void kl_touch_body_proxies(kl_world* world, int body_slot)
 
 void kl_step_broadphase(kl_world* world)
 {
+	int kept = 0;
 	for (int k = 0; k < world->enlarged_count; ++k)
 	{
-		kl_shape* shape = &world->shapes[world->enlarged_shapes[k]];
+		int slot = world->enlarged_shapes[k];
+		kl_shape* shape = &world->shapes[slot];
 		shape->queued = false;
 		if (shape->id < 0 || !shape->enlarged)
 		{
 			continue; // destroyed (slot maybe reused) or already seen
 		}
-		shape->enlarged = false;
-		if (kl_broadphase_move_proxy(world->broadphase, shape->proxy_key, shape->fat_aabb) != KL_OK)
+		kl_result moved = kl_broadphase_move_proxy(world->broadphase, shape->proxy_key, shape->fat_aabb);
+		if (moved == KL_ERR_OUT_OF_MEMORY)
 		{
-			// Bounds overflowed (a body flew off to infinity): the proxy keeps its last bounds and
-			// the message stays in kl_last_error(); the structure is never corrupted.
+			// Stays queued with its new bounds: the next step moves it. (Dropped, a shape teleported
+			// onto a floor kept its old proxy and fell through.)
+			shape->queued = true;
+			world->enlarged_shapes[kept++] = slot;
+			continue;
+		}
+		shape->enlarged = false;
+		if (moved != KL_OK)
+		{
+			// Bounds overflowed (a body flew off to infinity): the proxy keeps its last bounds; the
+			// structure is never corrupted.
 			world->counters.rejected_bounds_count += 1;
 		}
 	}
-	world->enlarged_count = 0;
-	kl_broadphase_update(world->broadphase);
+	world->enlarged_count = kept;
+	world->broadphase_failed = kl_broadphase_update(world->broadphase) != KL_OK;
 	kl_broadphase_stats stats = kl_broadphase_get_stats(world->broadphase);
 	world->counters.pair_count = stats.pair_count;
 }

@@ -24,8 +24,9 @@ KL_API bool kl_world_is_valid(kl_world_id world);
 /// integrate positions, relax) → finalize. dt = 0 updates bounds and events only.
 /// Fails only on a bad id, dt or substeps. Running out of memory inside a step is worked around
 /// (a batch falls back to per-pair work, a mesh pair keeps fewer contact patches, the broadphase
-/// finds its pairs again at the next step); the step still succeeds and leaves kl_last_error() as
-/// it was (tests/test_out_of_memory.c fails every allocation of a world's first steps in turn).
+/// finds its pairs again at the next step; a step that cannot find its contacts or prepare its
+/// constraints holds the bodies still rather than move them through floors); the step still
+/// succeeds and leaves kl_last_error() as it was (tests/test_out_of_memory.c).
 KL_API kl_result kl_world_step(kl_world_id world, float dt, int substeps);
 
 KL_API kl_result kl_world_set_gravity(kl_world_id world, vec3s gravity);
