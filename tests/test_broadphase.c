@@ -678,6 +678,44 @@ static void test_out_of_memory_sweep(void** state)
 	assert_true(swept > 50);
 }
 
+// Touching, moving, re-kinding and destroying proxies allocate nothing (room for one change per id
+// is kept from creation): the world makes these calls where a failure could not be reported, and a
+// lost move let a teleported body fall through a floor.
+static void test_changes_do_not_allocate(void** state)
+{
+	(void)state;
+	kl_broadphase* bp = kl_broadphase_create(NULL);
+	assert_non_null(bp);
+	int32_t proxies[100];
+	for (int round = 0; round < 2; ++round)
+	{
+		for (int i = 0; i < 100; ++i)
+		{
+			proxies[i] = kl_broadphase_create_proxy(bp, make_box((float)i, 0.0f, 0.0f, (float)i + 1.5f, 1.0f, 1.0f),
+													i % 2 ? KL_PROXY_MOVING : KL_PROXY_STATIC, round * 100 + i);
+			assert_true(proxies[i] >= 0);
+			assert_int_equal(kl_broadphase_update(bp), KL_OK); // one at a time: the change list stays short
+		}
+		kl_fail_allocation(0);
+		for (int i = 0; i < 100; ++i)
+		{
+			assert_int_equal(kl_broadphase_touch_proxy(bp, proxies[i]), KL_OK);
+			assert_int_equal(kl_broadphase_move_proxy(bp, proxies[i], make_box((float)i, 2.0f, 0.0f, (float)i + 1.0f, 3.0f, 1.0f)),
+							 KL_OK);
+			assert_int_equal(kl_broadphase_set_proxy_kind(bp, proxies[i], i % 2 ? KL_PROXY_STATIC : KL_PROXY_MOVING),
+							 KL_OK);
+			if (round == 1)
+			{
+				assert_int_equal(kl_broadphase_destroy_proxy(bp, proxies[i]), KL_OK);
+			}
+		}
+		assert_int_equal(kl_fail_allocation_countdown(), 0); // armed, never reached
+		kl_fail_allocation(-1);
+		assert_int_equal(kl_broadphase_update(bp), KL_OK);
+	}
+	kl_broadphase_destroy(bp);
+}
+
 static void test_invalid_bounds(void** state)
 {
 	(void)state;
@@ -881,6 +919,7 @@ int main(void)
 		cmocka_unit_test(test_static_grid),
 		cmocka_unit_test(test_out_of_memory),
 		cmocka_unit_test(test_out_of_memory_sweep),
+		cmocka_unit_test(test_changes_do_not_allocate),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
