@@ -125,7 +125,6 @@ static void step_keeping_error(kl_world_id world, int n)
 }
 
 static long s_failed_allocation = -1; // for the messages
-static long s_change_allocations;	   // test_changes_out_of_memory's count
 
 #define SETTLE_STEPS 15
 
@@ -174,18 +173,18 @@ static kl_mesh* make_small_gear(void)
 	return mesh;
 }
 
-/// Allocations that `run` makes from the state it starts in (nothing fails).
-static long count_allocations(void (*run)(kl_mesh*), kl_mesh* gear)
+/// Allocations that `run(context)` makes from the state it starts in (nothing fails).
+static long count_allocations(void (*run)(void*), void* context)
 {
 	const long many = 1L << 40;
 	kl_fail_allocation(many);
-	run(gear);
+	run(context);
 	long left = kl_fail_allocation_countdown();
 	kl_fail_allocation(-1);
 	return many - left;
 }
 
-static void build_and_destroy(kl_mesh* gear)
+static void build_and_destroy(void* gear)
 {
 	oom_scene s;
 	build_scene(&s, gear);
@@ -236,12 +235,9 @@ static void test_build_out_of_memory(void** state)
 	kl_mesh_release(gear);
 }
 
-static oom_scene* s_stepped;
-
-static void first_steps(kl_mesh* gear)
+static void first_steps(void* scene)
 {
-	(void)gear;
-	step_keeping_error(s_stepped->world, 3);
+	step_keeping_error(((oom_scene*)scene)->world, 3);
 }
 
 /// Every allocation of a new world's first three steps fails in turn (on whichever thread makes
@@ -262,8 +258,7 @@ static void test_step_out_of_memory(void** state)
 	record_positions(&s, s_reference);
 	kl_destroy_world(s.world);
 	assert_true(build_scene(&s, gear));
-	s_stepped = &s;
-	long total = count_allocations(first_steps, gear);
+	long total = count_allocations(first_steps, &s);
 	kl_destroy_world(s.world);
 	assert_true(total > 20);
 	long stride = KL_QUICK ? 1 + total / 25 : 1;
@@ -405,24 +400,22 @@ static void step_fast_scene(fast_scene* f)
 	}
 }
 
+/// The 12 steps of impact.
+static void impact_steps(void* scene)
+{
+	for (int i = 0; i < 12; ++i)
+	{
+		step_fast_scene(scene);
+	}
+}
+
 static void test_fast_bodies_out_of_memory(void** state)
 {
 	(void)state;
-	kl_fail_allocation(-1);
-	long total = 0;
-	{
-		fast_scene f;
-		build_fast_scene(&f);
-		const long many = 1L << 40;
-		kl_fail_allocation(many);
-		for (int i = 0; i < 12; ++i)
-		{
-			step_fast_scene(&f);
-		}
-		total = many - kl_fail_allocation_countdown();
-		kl_fail_allocation(-1);
-		kl_destroy_world(f.world);
-	}
+	fast_scene counted;
+	build_fast_scene(&counted);
+	long total = count_allocations(impact_steps, &counted);
+	kl_destroy_world(counted.world);
 	assert_true(total > 20);
 	long stride = KL_QUICK ? 1 + total / 15 : 1;
 	for (long n = 0; n < total; n += stride)
@@ -430,10 +423,7 @@ static void test_fast_bodies_out_of_memory(void** state)
 		fast_scene f;
 		build_fast_scene(&f);
 		kl_fail_allocation(n);
-		for (int i = 0; i < 12; ++i)
-		{
-			step_fast_scene(&f);
-		}
+		impact_steps(&f);
 		kl_fail_allocation(-1);
 		for (int i = 0; i < 48; ++i)
 		{
@@ -513,8 +503,9 @@ static kl_mesh* s_changed_gear;
 
 /// Changes to a world that has run a while (a body destroyed, one made kinematic, one teleported,
 /// one created, one woken), then three steps; the caller's error must survive the steps.
-static void change_and_step(oom_scene* s)
+static void change_and_step(void* scene)
 {
+	oom_scene* s = scene;
 	kl_destroy_body(s->bodies[1]);
 	kl_body_set_type(s->bodies[3], KL_BODY_KINEMATIC);
 	kl_body_set_transform(s->bodies[4], kl_vec3(-2.0f, -1.5f, 0.6f), glms_quat_identity());
@@ -537,20 +528,6 @@ static void warm_scene(oom_scene* s)
 	step_keeping_error(s->world, 40);
 }
 
-static void change_scene(kl_mesh* unused)
-{
-	(void)unused;
-	oom_scene s;
-	kl_fail_allocation(-1);
-	warm_scene(&s);
-	long many = 1L << 40;
-	kl_fail_allocation(many);
-	change_and_step(&s);
-	s_change_allocations = many - kl_fail_allocation_countdown();
-	kl_fail_allocation(-1);
-	kl_destroy_world(s.world);
-}
-
 /// Every allocation of changing a world that has run a while, and of its next three steps, fails
 /// in turn: each change either happens or fails with out of memory, the steps succeed, and the
 /// world steps on with every body finite and none through the floor.
@@ -558,8 +535,10 @@ static void test_changes_out_of_memory(void** state)
 {
 	(void)state;
 	s_changed_gear = make_small_gear();
-	change_scene(NULL);
-	long total = s_change_allocations;
+	oom_scene warmed;
+	warm_scene(&warmed);
+	long total = count_allocations(change_and_step, &warmed);
+	kl_destroy_world(warmed.world);
 	assert_true(total > 0);
 	long stride = KL_QUICK ? 1 + total / 12 : 1;
 	int fired = 0;
@@ -604,7 +583,7 @@ static kl_mesh* build_gear_with_model(void)
 	return kl_mesh_build(&md);
 }
 
-static void build_gear_and_release(kl_mesh* unused)
+static void build_gear_and_release(void* unused)
 {
 	(void)unused;
 	kl_mesh_release(build_gear_with_model());
@@ -677,7 +656,7 @@ static void test_mesh_build_out_of_memory(void** state)
 
 static const char* s_scene_path;
 
-static void load_scene_and_destroy(kl_mesh* unused)
+static void load_scene_and_destroy(void* unused)
 {
 	(void)unused;
 	kl_destroy_world(kl_scene_load_file(s_scene_path, NULL));
@@ -740,7 +719,7 @@ static void test_scene_load_out_of_memory(void** state)
 
 static const char* s_mesh_path;
 
-static void load_mesh_and_release(kl_mesh* unused)
+static void load_mesh_and_release(void* unused)
 {
 	(void)unused;
 	kl_mesh_release(kl_mesh_load(s_mesh_path, NULL, NULL));

@@ -38,6 +38,8 @@ void kl_clear_error(void)
 	s_error_code = KL_OK;
 }
 
+_Static_assert(sizeof(((kl_error_state*)0)->message) == sizeof(s_error_message), "a saved message fits whole");
+
 void kl_error_save(kl_error_state* out)
 {
 	out->code = s_error_code;
@@ -74,8 +76,8 @@ const char* kl_version_string(void)
 	return "0.1.0";
 }
 
-// The armed failure's distance in allocations; negative when none is armed. Reading it costs an
-// allocation one relaxed load.
+// The armed failure's distance in allocations; negative when none is armed. Each allocation reads
+// it once (a relaxed load).
 static atomic_long s_fail_countdown = -1;
 
 void kl_fail_allocation(long index)

@@ -71,23 +71,22 @@ static int histograms(const uint64_t* keys, int n, int low, int passes, int widt
 /// is long (clearing the histograms should not cost more than the keys). Zero passes: insertion sort.
 typedef struct radix_digits
 {
-	int bits;
 	int passes;
 	int width;
 } radix_digits;
 
 static radix_digits digits_of(int n, int low_bit, int bits)
 {
-	radix_digits d = {0, 0, 0};
+	radix_digits d = {0, 0};
 	if (n < 2 || (n < RADIX_SMALL && low_bit == 0 && bits == 64))
 	{
 		return d;
 	}
-	d.bits = bits < 1 ? 1 : (bits > 64 - low_bit ? 64 - low_bit : bits);
+	bits = bits < 1 ? 1 : (bits > 64 - low_bit ? 64 - low_bit : bits);
 	int most = 64 - __builtin_clzll((uint64_t)n | 1u) - 2;
 	most = most < 4 ? 4 : (most > RADIX_MAX_BITS ? RADIX_MAX_BITS : most);
-	d.passes = (d.bits + most - 1) / most;
-	d.width = (d.bits + d.passes - 1) / d.passes;
+	d.passes = (bits + most - 1) / most;
+	d.width = (bits + d.passes - 1) / d.passes;
 	return d;
 }
 
