@@ -106,8 +106,12 @@ void kl_prepare_joint(const kl_solver_step* step, int joint_slot, int index_a, i
 		case KL_JOINT_DISTANCE:
 			kl_prepare_distance(step, c);
 			break;
+		case KL_JOINT_SPHERICAL:
+			kl_point_mass_now(c, c->frame_a.p, c->frame_b.p, true);
+			break;
 		case KL_JOINT_FIXED:
 			c->angular_mass = kl_invert_sym3(kl_mat3_add(c->inv_inertia_a, c->inv_inertia_b));
+			kl_point_mass_now(c, c->frame_a.p, c->frame_b.p, true);
 			break;
 		case KL_JOINT_TARGET:
 			// Only body b is driven: the target is a world point, body a a mere reference.
@@ -119,6 +123,7 @@ void kl_prepare_joint(const kl_solver_step* step, int joint_slot, int index_a, i
 			{
 				c->spring_softness = kl_make_softness(def->spring_hertz, def->spring_damping_ratio, step->h);
 			}
+			kl_point_mass_now(c, glms_vec3_zero(), c->frame_b.p, true);
 			break;
 		default:
 			break;

@@ -105,33 +105,48 @@ static inline mat3s kl_mat3_add(mat3s a, mat3s b)
 	return r;
 }
 
-/// Adds −skew(r)·I·skew(r) to k: the rotational part of a point constraint's mass matrix.
-KL_JOINT_INLINE void kl_add_point_inertia(mat3s* k, vec3s r, mat3s i)
+/// Adds −skew(r)·I·skew(r) = skew(r)ᵀ·I·skew(r), the rotational part of a point row's mass matrix,
+/// to the symmetric k (xx, yy, zz, xy, xz, yz). Entry (i, j) is column i of skew(r) dotted with I
+/// times column j; the columns are (0, z, −y), (−z, 0, x) and (y, −x, 0). Written out in scalars
+/// because the relax pass computes it for every ball row in every sub-step.
+KL_JOINT_INLINE void kl_add_point_inertia(float k[6], vec3s r, const mat3s* inertia)
 {
-	// m = I·skew(r): column j of skew(r) is r × e_j.
-	vec3s c0 = glms_mat3_mulv(i, kl_vec3(0.0f, r.z, -r.y));
-	vec3s c1 = glms_mat3_mulv(i, kl_vec3(-r.z, 0.0f, r.x));
-	vec3s c2 = glms_mat3_mulv(i, kl_vec3(r.y, -r.x, 0.0f));
-	// −skew(r)·m column j = m_j × r.
-	vec3s d0 = glms_vec3_cross(c0, r);
-	vec3s d1 = glms_vec3_cross(c1, r);
-	vec3s d2 = glms_vec3_cross(c2, r);
+	const float x = r.x, y = r.y, z = r.z;
+	float b0[3], b1[3], b2[3]; // I times the columns of skew(r) (cglm: raw[column][row])
 	for (int row = 0; row < 3; ++row)
 	{
-		k->raw[0][row] += d0.raw[row];
-		k->raw[1][row] += d1.raw[row];
-		k->raw[2][row] += d2.raw[row];
+		float i0 = inertia->raw[0][row], i1 = inertia->raw[1][row], i2 = inertia->raw[2][row];
+		b0[row] = i1 * z - i2 * y;
+		b1[row] = i2 * x - i0 * z;
+		b2[row] = i0 * y - i1 * x;
 	}
+	k[0] += z * b0[1] - y * b0[2];
+	k[1] += x * b1[2] - z * b1[0];
+	k[2] += y * b2[0] - x * b2[1];
+	k[3] += z * b1[1] - y * b1[2];
+	k[4] += z * b2[1] - y * b2[2];
+	k[5] += x * b2[2] - z * b2[0];
 }
 
-/// K = (ma + mb)·E − skew(ra)·Ia·skew(ra) − skew(rb)·Ib·skew(rb).
-KL_JOINT_INLINE mat3s kl_point_mass_matrix(const kl_joint_constraint* c, vec3s ra, vec3s rb)
+/// K⁻¹ of the ball row with anchors ra, rb: K = (ma + mb)·E − skew(ra)·Ia·skew(ra) −
+/// skew(rb)·Ib·skew(rb), inverted by cofactors; zero when singular.
+KL_JOINT_INLINE mat3s kl_point_mass(const kl_joint_constraint* c, vec3s ra, vec3s rb)
 {
 	float m = c->inv_mass_a + c->inv_mass_b;
-	mat3s k = {{{m, 0.0f, 0.0f}, {0.0f, m, 0.0f}, {0.0f, 0.0f, m}}};
-	kl_add_point_inertia(&k, ra, c->inv_inertia_a);
-	kl_add_point_inertia(&k, rb, c->inv_inertia_b);
-	return k;
+	float k[6] = {m, m, m, 0.0f, 0.0f, 0.0f};
+	kl_add_point_inertia(k, ra, &c->inv_inertia_a);
+	kl_add_point_inertia(k, rb, &c->inv_inertia_b);
+	const float a = k[0], b = k[1], cc = k[2], d = k[3], e = k[4], f = k[5];
+	float xx = b * cc - f * f, yy = a * cc - e * e, zz = a * b - d * d;
+	float xy = e * f - d * cc, xz = d * f - b * e, yz = d * e - a * f;
+	float det = a * xx + d * xy + e * xz;
+	if (det == 0.0f)
+	{
+		return glms_mat3_zero();
+	}
+	float s = 1.0f / det;
+	mat3s inv = {{{xx * s, xy * s, xz * s}, {xy * s, yy * s, yz * s}, {xz * s, yz * s, zz * s}}};
+	return inv;
 }
 
 /// Inverse of a symmetric 3×3 matrix by cofactors; zero when singular.
@@ -232,8 +247,21 @@ static inline float kl_axial_impulse(const kl_joint_constraint* c)
 void kl_solve_axial(const kl_solver_step* step, kl_joint_constraint* c, const kl_axial_row* row,
 					kl_joint_velocities* v, bool use_bias);
 
-/// The ball row (3 rows, rigid or soft): anchors ra, rb (current, from the centres of mass).
-void kl_solve_point_row(const kl_joint_constraint* c, vec3s* accumulated, kl_joint_velocities* v,
+/// c->point_mass, measured anew for the anchors ra, rb in the relax pass (the positions moved since
+/// the solve). A mass from the sub-step's start turned the relax pass's impulse on a fast-swinging
+/// bob on a long arm into a torque that stopped its spin, and the pendulum gained energy until NaN.
+static inline const mat3s* kl_point_mass_now(kl_joint_constraint* c, vec3s ra, vec3s rb, bool relax)
+{
+	if (relax)
+	{
+		c->point_mass = kl_point_mass(c, ra, rb);
+	}
+	return &c->point_mass;
+}
+
+/// The ball row (3 rows, rigid or soft): anchors ra, rb (current, from the centres of mass), mass
+/// K⁻¹ for those anchors.
+void kl_solve_point_row(const kl_joint_constraint* c, const mat3s* mass, vec3s* accumulated, kl_joint_velocities* v,
 						const kl_solver_body* ba, const kl_solver_body* bb, vec3s ra, vec3s rb, kl_softness s,
 						bool use_bias);
 /// The rotation lock (3 rows) that aligns frames a and b; accumulates into c->angular_impulse.

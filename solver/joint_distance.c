@@ -70,6 +70,8 @@ void kl_solve_distance(const kl_solver_step* step, kl_joint_constraint* c, bool 
 		.position = g.length,
 		.spring_rest = c->length,
 	};
+	// The mass for the line as it is now: offset anchors turn it within the step.
+	c->axial_mass = kl_axial_mass(c, row.n, row.ja, row.jb);
 	if (c->rigid_length)
 	{
 		float bias = 0.0f;

@@ -9,7 +9,8 @@
 
 /// The ball row shared by spherical, fixed and revolute joints. The separation is measured from the
 /// step-start anchors plus the bodies' motion since (no large world coordinates are subtracted).
-void kl_solve_point_row(const kl_joint_constraint* c, vec3s* accumulated, kl_joint_velocities* v,
+/// `mass` is K⁻¹ for the anchors ra, rb (kl_point_mass_now).
+void kl_solve_point_row(const kl_joint_constraint* c, const mat3s* mass, vec3s* accumulated, kl_joint_velocities* v,
 						const kl_solver_body* ba, const kl_solver_body* bb, vec3s ra, vec3s rb, kl_softness s,
 						bool use_bias)
 {
@@ -25,7 +26,7 @@ void kl_solve_point_row(const kl_joint_constraint* c, vec3s* accumulated, kl_joi
 		mass_scale = s.mass_scale;
 		impulse_scale = s.impulse_scale;
 	}
-	vec3s x = glms_mat3_mulv(c->point_mass, cdot);
+	vec3s x = glms_mat3_mulv(*mass, cdot);
 	vec3s impulse = glms_vec3_sub(glms_vec3_scale(x, -mass_scale), glms_vec3_scale(*accumulated, impulse_scale));
 	*accumulated = glms_vec3_add(*accumulated, impulse);
 	kl_joint_apply_linear(c, v, ra, rb, impulse);
@@ -61,8 +62,6 @@ void kl_warm_start_point(const kl_solver_step* step, kl_joint_constraint* c)
 	kl_joint_velocities v = kl_joint_load(step, c);
 	vec3s ra = kl_rotate(ba->delta_rotation, c->frame_a.p);
 	vec3s rb = kl_rotate(bb->delta_rotation, c->frame_b.p);
-	// The ball row's mass for this sub-step's anchors (the target joint's is built in its solve).
-	c->point_mass = kl_invert_sym3(kl_point_mass_matrix(c, ra, rb));
 	kl_joint_apply_linear(c, &v, ra, rb, c->linear_impulse);
 	if (c->type == KL_JOINT_FIXED)
 	{
@@ -79,7 +78,8 @@ void kl_solve_spherical(const kl_solver_step* step, kl_joint_constraint* c, bool
 	kl_joint_velocities v = kl_joint_load(step, c);
 	vec3s ra = kl_rotate(ba->delta_rotation, c->frame_a.p);
 	vec3s rb = kl_rotate(bb->delta_rotation, c->frame_b.p);
-	kl_solve_point_row(c, &c->linear_impulse, &v, ba, bb, ra, rb, c->softness, use_bias);
+	const mat3s* mass = kl_point_mass_now(c, ra, rb, !use_bias);
+	kl_solve_point_row(c, mass, &c->linear_impulse, &v, ba, bb, ra, rb, c->softness, use_bias);
 	kl_joint_store(step, c, &v);
 }
 
@@ -93,14 +93,14 @@ void kl_solve_fixed(const kl_solver_step* step, kl_joint_constraint* c, bool use
 	kl_solve_rotation_lock(c, &v, ba, bb, c->spring_softness, bias);
 	vec3s ra = kl_rotate(ba->delta_rotation, c->frame_a.p);
 	vec3s rb = kl_rotate(bb->delta_rotation, c->frame_b.p);
-	kl_solve_point_row(c, &c->linear_impulse, &v, ba, bb, ra, rb, c->spring_softness, bias);
+	const mat3s* mass = kl_point_mass_now(c, ra, rb, !use_bias);
+	kl_solve_point_row(c, mass, &c->linear_impulse, &v, ba, bb, ra, rb, c->spring_softness, bias);
 	kl_joint_store(step, c, &v);
 }
 
 void kl_solve_target(const kl_solver_step* step, kl_joint_constraint* c, bool use_bias)
 {
 	// A drive, not an error correction: the bias stays on in the relax pass.
-	(void)use_bias;
 	const kl_solver_body* bb = kl_joint_body(step, c->index_b);
 	kl_joint_velocities v = kl_joint_load(step, c);
 	vec3s rb = kl_rotate(bb->delta_rotation, c->frame_b.p);
@@ -108,7 +108,7 @@ void kl_solve_target(const kl_solver_step* step, kl_joint_constraint* c, bool us
 	vec3s separation = glms_vec3_add(glms_vec3_add(c->delta_center, bb->delta_position), rb);
 	vec3s cdot = glms_vec3_add(v.vb, glms_vec3_cross(v.wb, rb));
 	cdot = glms_vec3_add(cdot, glms_vec3_scale(separation, s.bias_rate));
-	vec3s x = glms_mat3_mulv(c->point_mass, cdot); // from the warm start (body a has no mass here)
+	vec3s x = glms_mat3_mulv(*kl_point_mass_now(c, glms_vec3_zero(), rb, !use_bias), cdot); // a has no mass
 	vec3s old = c->linear_impulse;
 	vec3s total = glms_vec3_add(old, glms_vec3_scale(x, -s.mass_scale));
 	total = glms_vec3_sub(total, glms_vec3_scale(old, s.impulse_scale));

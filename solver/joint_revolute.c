@@ -34,20 +34,48 @@ static kl_axial_row axial_row(const kl_joint_constraint* c, vec3s ra, vec3s rb)
 	return row;
 }
 
+/// The joint's current frames and anchors.
+typedef struct hinge_pose
+{
+	versors qa;
+	versors qb;
+	vec3s ra;
+	vec3s rb;
+} hinge_pose;
+
+static hinge_pose measure(const kl_joint_constraint* c, const kl_solver_body* ba, const kl_solver_body* bb)
+{
+	hinge_pose g;
+	g.qa = glms_quat_mul(ba->delta_rotation, c->frame_a.q);
+	g.qb = glms_quat_mul(bb->delta_rotation, c->frame_b.q);
+	g.ra = kl_rotate(ba->delta_rotation, c->frame_a.p);
+	g.rb = kl_rotate(bb->delta_rotation, c->frame_b.p);
+	return g;
+}
+
+/// The ball row's mass and the axial row for pose g: prepared, then refreshed by each relax pass
+/// (kl_point_mass_now), since the axis turns with body a and the coupling with the anchors, which a
+/// fast motor turns far within one step. The axial row's torque changes the ball row's velocity by
+/// (I_b·z) × r_b + (I_a·z) × r_a per unit; the linear impulse −K⁻¹ times that cancels it, so the
+/// row turns the bodies about the hinge line. Its mass is then the inertia about that line (the
+/// Schur complement).
+static void update_masses(kl_joint_constraint* c, const hinge_pose* g)
+{
+	kl_point_mass_now(c, g->ra, g->rb, true);
+	c->axis = kl_rotate(g->qa, kl_vec3(0.0f, 0.0f, 1.0f));
+	vec3s ia = glms_mat3_mulv(c->inv_inertia_a, c->axis);
+	vec3s ib = glms_mat3_mulv(c->inv_inertia_b, c->axis);
+	vec3s coupling = glms_vec3_add(glms_vec3_cross(ib, g->rb), glms_vec3_cross(ia, g->ra));
+	c->axial_coupling = glms_vec3_negate(glms_mat3_mulv(c->point_mass, coupling));
+	kl_axial_row row = axial_row(c, g->ra, g->rb);
+	c->axial_mass = kl_axial_mass(c, row.n, row.ja, row.jb);
+}
+
 void kl_prepare_revolute(const kl_solver_step* step, kl_joint_constraint* c)
 {
 	(void)step;
-	c->axis = kl_rotate(c->frame_a.q, kl_vec3(0.0f, 0.0f, 1.0f));
-	// The axial row's torque changes the ball row's velocity by (I_b·z) × r_b + (I_a·z) × r_a per
-	// unit; the linear impulse −K⁻¹ times that cancels it, so the row turns the bodies about the
-	// hinge line. Its mass is then the inertia about that line (the Schur complement).
-	vec3s ia = glms_mat3_mulv(c->inv_inertia_a, c->axis);
-	vec3s ib = glms_mat3_mulv(c->inv_inertia_b, c->axis);
-	vec3s coupling = glms_vec3_add(glms_vec3_cross(ib, c->frame_b.p), glms_vec3_cross(ia, c->frame_a.p));
-	mat3s point_inv = kl_invert_sym3(kl_point_mass_matrix(c, c->frame_a.p, c->frame_b.p));
-	c->axial_coupling = glms_vec3_negate(glms_mat3_mulv(point_inv, coupling));
-	kl_axial_row row = axial_row(c, c->frame_a.p, c->frame_b.p);
-	c->axial_mass = kl_axial_mass(c, row.n, row.ja, row.jb);
+	hinge_pose g = measure(c, &kl_joint_static_body, &kl_joint_static_body);
+	update_masses(c, &g);
 	float cx, cy;
 	hinge_rows(c->frame_a.q, c->frame_b.q, &c->perp_x, &c->perp_y, &cx, &cy);
 }
@@ -57,19 +85,15 @@ void kl_warm_start_revolute(const kl_solver_step* step, kl_joint_constraint* c)
 	const kl_solver_body* ba = kl_joint_body(step, c->index_a);
 	const kl_solver_body* bb = kl_joint_body(step, c->index_b);
 	kl_joint_velocities v = kl_joint_load(step, c);
-	versors qa = glms_quat_mul(ba->delta_rotation, c->frame_a.q);
-	versors qb = glms_quat_mul(bb->delta_rotation, c->frame_b.q);
+	hinge_pose g = measure(c, ba, bb);
 	vec3s jx, jy;
 	float cx, cy;
-	hinge_rows(qa, qb, &jx, &jy, &cx, &cy);
+	hinge_rows(g.qa, g.qb, &jx, &jy, &cx, &cy);
 	vec3s angular = glms_vec3_add(glms_vec3_scale(jx, c->angular_impulse.x), glms_vec3_scale(jy, c->angular_impulse.y));
 	float axial = kl_axial_impulse(c);
 	angular = glms_vec3_add(angular, glms_vec3_scale(c->axis, axial));
 	vec3s linear = glms_vec3_add(c->linear_impulse, glms_vec3_scale(c->axial_coupling, axial));
-	vec3s ra = kl_rotate(ba->delta_rotation, c->frame_a.p);
-	vec3s rb = kl_rotate(bb->delta_rotation, c->frame_b.p);
-	c->point_mass = kl_invert_sym3(kl_point_mass_matrix(c, ra, rb));
-	kl_joint_apply_linear(c, &v, ra, rb, linear);
+	kl_joint_apply_linear(c, &v, g.ra, g.rb, linear);
 	kl_joint_apply_angular(c, &v, angular);
 	kl_joint_store(step, c, &v);
 }
@@ -121,17 +145,18 @@ void kl_solve_revolute(const kl_solver_step* step, kl_joint_constraint* c, bool 
 	const kl_solver_body* ba = kl_joint_body(step, c->index_a);
 	const kl_solver_body* bb = kl_joint_body(step, c->index_b);
 	kl_joint_velocities v = kl_joint_load(step, c);
-	versors qa = glms_quat_mul(ba->delta_rotation, c->frame_a.q);
-	versors qb = glms_quat_mul(bb->delta_rotation, c->frame_b.q);
-	vec3s ra = kl_rotate(ba->delta_rotation, c->frame_a.p);
-	vec3s rb = kl_rotate(bb->delta_rotation, c->frame_b.p);
+	hinge_pose g = measure(c, ba, bb);
+	if (!use_bias)
+	{
+		update_masses(c, &g);
+	}
 	if (c->enable_spring || c->enable_motor || c->enable_limit)
 	{
-		kl_axial_row row = axial_row(c, ra, rb);
-		row.position = kl_twist_angle(kl_relative_rotation(qa, qb));
+		kl_axial_row row = axial_row(c, g.ra, g.rb);
+		row.position = kl_twist_angle(kl_relative_rotation(g.qa, g.qb));
 		kl_solve_axial(step, c, &row, &v, use_bias);
 	}
-	solve_hinge_alignment(c, &v, qa, qb, use_bias);
-	kl_solve_point_row(c, &c->linear_impulse, &v, ba, bb, ra, rb, c->softness, use_bias);
+	solve_hinge_alignment(c, &v, g.qa, g.qb, use_bias);
+	kl_solve_point_row(c, &c->point_mass, &c->linear_impulse, &v, ba, bb, g.ra, g.rb, c->softness, use_bias);
 	kl_joint_store(step, c, &v);
 }

@@ -68,7 +68,7 @@ typedef struct kl_joint_constraint
 	float upper;
 	float length; ///< distance rest length
 
-	/// Axis of the axial rows: hinge or slide axis (frame a's z, step start) or the distance direction.
+	/// Axis of the axial rows as last measured: hinge or slide axis (frame a's z) or the distance direction.
 	vec3s axis;
 	float axial_mass;
 	/// The axial rows carry the impulse of the joint's coupled rows with them (per unit of axial
@@ -82,8 +82,9 @@ typedef struct kl_joint_constraint
 	/// from the last solve for warm starting and for the reported force and torque.
 	vec3s perp_x;
 	vec3s perp_y;
-	/// Inverse mass of the ball row (spherical, fixed, revolute), K⁻¹ for the anchors at the start of
-	/// the current sub-step: computed by the warm start, used by solve and relax.
+	/// K⁻¹ of the ball row (spherical, fixed, revolute, target) for the anchors as they are now:
+	/// computed when the joint is prepared and again by each relax pass, which runs after the
+	/// positions moved; the next sub-step's warm start and solve see the same anchors.
 	mat3s point_mass;
 	/// Inverse mass of the rotation lock (fixed, prismatic): (I_a + I_b)⁻¹, constant over the step.
 	mat3s angular_mass;

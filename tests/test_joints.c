@@ -1,7 +1,8 @@
 // Joints in whole worlds: pendulum period against the physical-pendulum formula, long chains that
 // must not drift, motors (velocity and position, with force saturation), limits, fixed and
-// spherical joints, distance springs, reported joint forces, target joints, bad input, and
-// determinism across worker counts. Bodies have no shapes (no contacts) and explicit mass data.
+// spherical joints, distance springs, reported joint forces, fast swings of light bodies, target
+// joints, bad input, and determinism across worker counts. Bodies have no shapes (no contacts) and
+// explicit mass data.
 #include <kollide/kollide.h>
 
 #include "kl_test.h"
@@ -676,6 +677,118 @@ static void test_joint_force(void** state)
 	kl_destroy_world(world);
 }
 
+/// A 0.1 m, 4 kg ball on an arm of 1 m from a static anchor at the origin, thrown at `speed` from
+/// the bottom of its circle: `type` revolute (hinge about y), spherical, or distance (rod of 0.9 m
+/// to the top of the ball, so the line's anchors are off the centre of mass).
+static kl_joint_id make_fast_pendulum(kl_world_id world, kl_joint_type type, float speed, kl_body_id* bob)
+{
+	kl_body_id ground = make_static(world, kl_vec3(0.0f, 0.0f, 0.0f));
+	*bob = make_ball(world, kl_vec3(0.0f, 0.0f, -1.0f), 4.0f, 0.1f);
+	assert_int_equal(kl_body_set_linear_velocity(*bob, kl_vec3(speed, 0.0f, 0.0f)), KL_OK);
+	kl_joint_def jd = kl_joint_def_from_world(type, ground, *bob, kl_vec3(0.0f, 0.0f, 0.0f), kl_vec3(0.0f, 1.0f, 0.0f));
+	if (type == KL_JOINT_DISTANCE)
+	{
+		jd.local_frame_b.p = kl_vec3(0.0f, 0.0f, 0.1f);
+		jd.length = 0.9f;
+	}
+	return make_joint(world, &jd);
+}
+
+/// Kinetic plus potential energy of the 4 kg, 0.1 m ball, zero at rest at the bottom (z = −1).
+static double fast_pendulum_energy(kl_body_id bob)
+{
+	const double m = 4.0, i = 0.4 * 4.0 * 0.1 * 0.1;
+	vec3s v = kl_body_get_linear_velocity(bob);
+	vec3s w = kl_body_get_angular_velocity(bob);
+	double z = kl_body_get_position(bob).z;
+	return 0.5 * m * glms_vec3_dot(v, v) + 0.5 * i * glms_vec3_dot(w, w) + m * G * (z + 1.0);
+}
+
+// A small ball on a long arm swung fast. Across the arm the ball row's effective mass is the
+// ball's inertia at 1 m, 0.016 kg, against 4 kg along it, and each sub-step turns the arm by up to
+// 0.1 rad. With the row's mass taken at the start of the sub-step, the relax pass (run after the
+// positions moved) turned the centripetal impulse into a torque on the ball: the pendulum gained
+// energy at 10 m/s (+56 % in 10 s) and reached NaN at 25 m/s. The soft step loses some energy at
+// these rates (its relax pass drops the push-out velocity) but must never gain any.
+static void test_fast_small_pendulum(void** state)
+{
+	(void)state;
+	const kl_joint_type types[] = {KL_JOINT_REVOLUTE, KL_JOINT_SPHERICAL, KL_JOINT_DISTANCE};
+	const char* names[] = {"revolute", "spherical", "distance"};
+	const float speeds[] = {10.0f, 25.0f};
+	for (int t = 0; t < 3; ++t)
+	{
+		for (int s = 0; s < 2; ++s)
+		{
+			kl_world_id world = make_world(kl_vec3(0.0f, 0.0f, -G), 1);
+			kl_body_id bob;
+			kl_joint_id joint = make_fast_pendulum(world, types[t], speeds[s], &bob);
+			double start = fast_pendulum_energy(bob);
+			double highest = start;
+			float stretch = 0.0f, off_plane = 0.0f;
+			for (int i = 0; i < 600; ++i)
+			{
+				step(world, 1);
+				double e = fast_pendulum_energy(bob);
+				assert_true(isfinite(e));
+				highest = fmax(highest, e);
+				float gap = types[t] == KL_JOINT_DISTANCE ? fabsf(kl_joint_get_translation(joint) - 0.9f)
+														  : anchor_separation(joint);
+				stretch = fmaxf(stretch, gap);
+				off_plane = fmaxf(off_plane, fabsf(kl_body_get_position(bob).y));
+			}
+			double end = fast_pendulum_energy(bob);
+			print_message("%s at %.0f m/s: stretch %.4f m, off plane %.2g m, energy highest %.4f, after 10 s %.3f of the start\n",
+						  names[t], speeds[s], stretch, off_plane, highest / start, end / start);
+			assert_true(stretch < 0.03f * (speeds[s] / 25.0f) * (speeds[s] / 25.0f) + 0.001f); // 19 mm at 25 m/s
+			assert_true(off_plane < 1.0e-3f);
+			assert_true(highest < 1.01 * start);
+			if (speeds[s] <= 10.0f)
+			{
+				assert_true(end > 0.9 * start);
+			}
+			kl_destroy_world(world);
+		}
+	}
+}
+
+// A velocity motor spins a light arm fast: 1 kg at 0.5 m from the hinge, 0.001 kg m² about its
+// centre, so the hinge row's coupling turns with the arm by up to 0.13 rad a sub-step. With the
+// coupling and the ball row's mass from the step's start, the arm ran at 8.35 rad/s for 10 and
+// reached NaN at 30 and 60.
+static void test_fast_motor_on_light_arm(void** state)
+{
+	(void)state;
+	const float speeds[] = {10.0f, 30.0f};
+	for (int s = 0; s < 2; ++s)
+	{
+		kl_world_id world = make_world(kl_vec3(0.0f, 0.0f, -G), 1);
+		kl_body_id ground = make_static(world, kl_vec3(0.0f, 0.0f, 0.0f));
+		kl_body_id arm = make_body(world, kl_vec3(0.5f, 0.0f, 0.0f), 1.0f, kl_vec3(0.001f, 0.001f, 0.001f));
+		kl_joint_def jd = kl_joint_def_from_world(KL_JOINT_REVOLUTE, ground, arm, kl_vec3(0.0f, 0.0f, 0.0f),
+												 kl_vec3(0.0f, 1.0f, 0.0f));
+		jd.enable_motor = true;
+		jd.motor_speed = speeds[s];
+		jd.max_motor_force = 1000.0f;
+		kl_joint_id joint = make_joint(world, &jd);
+		step(world, 60);
+		double mean = 0.0;
+		float stretch = 0.0f;
+		for (int i = 0; i < 240; ++i)
+		{
+			step(world, 1);
+			float speed = kl_joint_get_speed(joint);
+			assert_true(isfinite(speed));
+			mean += speed / 240.0;
+			stretch = fmaxf(stretch, anchor_separation(joint));
+		}
+		print_message("motor on a light arm at %.0f rad/s: mean speed %.4f, stretch %.4f m\n", speeds[s], mean, stretch);
+		assert_near(mean, speeds[s], 0.01 * speeds[s]);
+		assert_true(stretch < 0.02f);
+		kl_destroy_world(world);
+	}
+}
+
 // A target joint pulls a body to a point; a small force limit caps its acceleration.
 static void test_target_joint(void** state)
 {
@@ -870,6 +983,8 @@ int main(void)
 		cmocka_unit_test(test_spherical_joint),
 		cmocka_unit_test(test_distance_joint),
 		cmocka_unit_test(test_joint_force),
+		cmocka_unit_test(test_fast_small_pendulum),
+		cmocka_unit_test(test_fast_motor_on_light_arm),
 		cmocka_unit_test(test_target_joint),
 		cmocka_unit_test(test_setter_wakes),
 		cmocka_unit_test(test_kinematic_carrier),
