@@ -46,6 +46,20 @@ static kl_axial_row axial_row(const kl_joint_constraint* c, const slide_geometry
 	return row;
 }
 
+/// The axial row's coupling and mass for geometry g: prepared, then refreshed by each relax pass
+/// (which runs after the positions moved), since the axis turns with the bodies and the arm grows
+/// with the slide. The axial push turns the bodies against each other by I_a·j_a + I_b·j_b per
+/// unit; the angular impulse −(I_a + I_b)⁻¹ times that cancels it, so the row only slides them, with
+/// the translational mass (the Schur complement through the rotation lock).
+static void update_axial_row(kl_joint_constraint* c, const slide_geometry* g)
+{
+	vec3s ia = glms_mat3_mulv(c->inv_inertia_a, glms_vec3_cross(g->arm_a, g->axis));
+	vec3s ib = glms_mat3_mulv(c->inv_inertia_b, glms_vec3_cross(g->rb, g->axis));
+	c->axial_coupling = glms_vec3_negate(glms_mat3_mulv(c->angular_mass, glms_vec3_add(ia, ib)));
+	kl_axial_row row = axial_row(c, g);
+	c->axial_mass = kl_axial_mass(c, row.n, row.ja, row.jb);
+}
+
 void kl_prepare_prismatic(const kl_solver_step* step, kl_joint_constraint* c)
 {
 	(void)step;
@@ -54,14 +68,7 @@ void kl_prepare_prismatic(const kl_solver_step* step, kl_joint_constraint* c)
 	c->perp_x = g.nx;
 	c->perp_y = g.ny;
 	c->angular_mass = kl_invert_sym3(kl_mat3_add(c->inv_inertia_a, c->inv_inertia_b));
-	// The axial push turns the bodies against each other by I_a·j_a + I_b·j_b per unit; the angular
-	// impulse −(I_a + I_b)⁻¹ times that cancels it, so the row only slides them, with the
-	// translational mass (the Schur complement through the rotation lock).
-	vec3s ia = glms_mat3_mulv(c->inv_inertia_a, glms_vec3_cross(g.arm_a, g.axis));
-	vec3s ib = glms_mat3_mulv(c->inv_inertia_b, glms_vec3_cross(g.rb, g.axis));
-	c->axial_coupling = glms_vec3_negate(glms_mat3_mulv(c->angular_mass, glms_vec3_add(ia, ib)));
-	kl_axial_row row = axial_row(c, &g);
-	c->axial_mass = kl_axial_mass(c, row.n, row.ja, row.jb);
+	update_axial_row(c, &g);
 }
 
 void kl_warm_start_prismatic(const kl_solver_step* step, kl_joint_constraint* c)
@@ -130,6 +137,10 @@ void kl_solve_prismatic(const kl_solver_step* step, kl_joint_constraint* c, bool
 	c->axis = g.axis;
 	c->perp_x = g.nx;
 	c->perp_y = g.ny;
+	if (!use_bias)
+	{
+		update_axial_row(c, &g);
+	}
 	if (c->enable_spring || c->enable_motor || c->enable_limit)
 	{
 		kl_axial_row row = axial_row(c, &g);
