@@ -56,6 +56,7 @@ static void load_impulses(const kl_solver_step* step, const kl_joint* joint, kl_
 	c->motor_impulse = c->enable_motor ? joint->motor_impulse : 0.0f;
 	c->lower_impulse = c->enable_limit ? joint->lower_impulse : 0.0f;
 	c->upper_impulse = c->enable_limit ? joint->upper_impulse : 0.0f;
+	c->cone_impulse = c->enable_limit ? joint->cone_impulse : 0.0f;
 }
 
 void kl_prepare_joint(const kl_solver_step* step, int joint_slot, int index_a, int index_b, kl_joint_constraint* c)
@@ -92,6 +93,7 @@ void kl_prepare_joint(const kl_solver_step* step, int joint_slot, int index_a, i
 	c->max_motor_impulse = def->max_motor_force * step->h;
 	c->lower = def->lower;
 	c->upper = def->upper;
+	c->cone_angle = def->cone_angle;
 	c->length = def->length;
 	load_impulses(step, joint, c);
 
@@ -180,10 +182,8 @@ void kl_solve_joint(const kl_solver_step* step, kl_joint_constraint* c, bool use
 	}
 }
 
-/// Limits are inequality rows: speculative while inside the range (the body may approach the limit
-/// exactly within the sub-step), soft when violated, rigid in the relax pass.
-static void solve_limit(const kl_solver_step* step, const kl_joint_constraint* c, const kl_axial_row* row,
-						kl_joint_velocities* v, float separation, float sign, float* accumulated, bool use_bias)
+void kl_solve_limit(const kl_solver_step* step, const kl_joint_constraint* c, const kl_axial_row* row, float mass,
+					kl_joint_velocities* v, float separation, float sign, float* accumulated, bool use_bias)
 {
 	float bias = 0.0f;
 	float mass_scale = 1.0f;
@@ -200,7 +200,7 @@ static void solve_limit(const kl_solver_step* step, const kl_joint_constraint* c
 	}
 	float cdot = sign * kl_axial_cdot(row, v);
 	float old = *accumulated;
-	float impulse = -mass_scale * c->axial_mass * (cdot + bias) - impulse_scale * old;
+	float impulse = -mass_scale * mass * (cdot + bias) - impulse_scale * old;
 	*accumulated = fmaxf(old + impulse, 0.0f);
 	kl_axial_apply(c, row, v, sign * (*accumulated - old));
 }
@@ -256,8 +256,8 @@ void kl_solve_axial(const kl_solver_step* step, kl_joint_constraint* c, const kl
 	}
 	if (c->enable_limit)
 	{
-		solve_limit(step, c, row, v, row->position - c->lower, 1.0f, &c->lower_impulse, use_bias);
-		solve_limit(step, c, row, v, c->upper - row->position, -1.0f, &c->upper_impulse, use_bias);
+		kl_solve_limit(step, c, row, c->axial_mass, v, row->position - c->lower, 1.0f, &c->lower_impulse, use_bias);
+		kl_solve_limit(step, c, row, c->axial_mass, v, c->upper - row->position, -1.0f, &c->upper_impulse, use_bias);
 	}
 }
 
@@ -271,6 +271,11 @@ static void joint_force_torque(const kl_joint_constraint* c, vec3s* force, vec3s
 	switch (c->type)
 	{
 		case KL_JOINT_SPHERICAL:
+			// The limits' rows carry linear couplings (kl_coupled_angular_row), like the hinge's.
+			f = glms_vec3_add(c->linear_impulse, glms_vec3_scale(c->perp_y, -c->cone_impulse));
+			f = glms_vec3_add(f, glms_vec3_scale(c->axial_coupling, axial));
+			t = glms_vec3_add(glms_vec3_scale(c->perp_x, -c->cone_impulse), glms_vec3_scale(c->axis, axial));
+			break;
 		case KL_JOINT_TARGET:
 			f = c->linear_impulse;
 			break;
@@ -309,6 +314,7 @@ void kl_store_joint_impulses(const kl_solver_step* step, const kl_joint_constrai
 	joint->motor_impulse = c->motor_impulse;
 	joint->lower_impulse = c->lower_impulse;
 	joint->upper_impulse = c->upper_impulse;
+	joint->cone_impulse = c->cone_impulse;
 
 	// Each sub-step applies the accumulated impulse again (warm starting), so the impulse of one
 	// sub-step over h is the force the joint carried, averaged over that sub-step.

@@ -243,6 +243,13 @@ static inline float kl_axial_impulse(const kl_joint_constraint* c)
 	return c->spring_impulse + c->motor_impulse + c->lower_impulse - c->upper_impulse;
 }
 
+/// One side of a limit on a row with inverse mass `mass`: separation = distance to the limit
+/// (positive inside), sign +1 for a lower and −1 for an upper limit. Speculative while inside the
+/// range (the body may reach the limit exactly within the sub-step), soft when violated, rigid in
+/// the relax pass.
+void kl_solve_limit(const kl_solver_step* step, const kl_joint_constraint* c, const kl_axial_row* row, float mass,
+					kl_joint_velocities* v, float separation, float sign, float* accumulated, bool use_bias);
+
 /// Spring, motor and limits along one axis (only those enabled), in Box2D's order.
 void kl_solve_axial(const kl_solver_step* step, kl_joint_constraint* c, const kl_axial_row* row,
 					kl_joint_velocities* v, bool use_bias);
@@ -257,6 +264,26 @@ static inline const mat3s* kl_point_mass_now(kl_joint_constraint* c, vec3s ra, v
 		c->point_mass = kl_point_mass(c, ra, rb);
 	}
 	return &c->point_mass;
+}
+
+/// An angular row about the unit axis j that turns the bodies about the joint's anchor: its linear
+/// part p = −K⁻¹·((I_b·j) × r_b + (I_a·j) × r_a) per unit of impulse cancels what the torque does
+/// to the ball row's velocity, so the row moves the bodies with the inertia about the anchor (the
+/// Schur complement) instead of spinning a light body about its own centre for the ball row to
+/// undo. Uses c->point_mass, which must be K⁻¹ for ra, rb.
+KL_JOINT_INLINE kl_axial_row kl_coupled_angular_row(const kl_joint_constraint* c, vec3s j, vec3s ra, vec3s rb)
+{
+	vec3s ia = glms_mat3_mulv(c->inv_inertia_a, j);
+	vec3s ib = glms_mat3_mulv(c->inv_inertia_b, j);
+	vec3s coupling = glms_vec3_add(glms_vec3_cross(ib, rb), glms_vec3_cross(ia, ra));
+	vec3s p = glms_vec3_negate(glms_mat3_mulv(c->point_mass, coupling));
+	kl_axial_row row = {
+		.n = p,
+		.ja = glms_vec3_add(j, glms_vec3_cross(ra, p)),
+		.jb = glms_vec3_add(j, glms_vec3_cross(rb, p)),
+		.angular = true,
+	};
+	return row;
 }
 
 /// The ball row (3 rows, rigid or soft): anchors ra, rb (current, from the centres of mass), mass

@@ -1,9 +1,14 @@
-// Kollide — point joints: spherical (ball), fixed (weld: point plus rotation lock) and the target
-// (mouse) joint that pulls body b's anchor towards a world point with a limited force.
+// Kollide — point joints: spherical (ball, with optional swing cone and twist limits), fixed (weld:
+// point plus rotation lock) and the target (mouse) joint that pulls body b's anchor towards a world
+// point with a limited force.
 //
 // Point constraint: C = p_b − p_a, Cdot = v_b + w_b × r_b − v_a − w_a × r_a,
 // K = (m_a + m_b)·E − skew(r_a)·I_a·skew(r_a) − skew(r_b)·I_b·skew(r_b).
 // Rotation lock: C = rotation vector of conj(q_a)·q_b in world, Cdot = w_b − w_a, K = I_a + I_b.
+// Swing cone: θ = angle between the frames' z axes z_a and z_b, θ ≤ cone; with the unit axis
+// n = z_a × z_b / |z_a × z_b|, dθ/dt = n·(w_b − w_a). Twist: the angle about z of the swing–twist
+// split of conj(q_a)·q_b, within [lower, upper]; its row turns about the bisector of z_a and z_b,
+// which changes the swing only to second order.
 // SPDX-License-Identifier: MIT
 #include "joint_common.h"
 
@@ -55,6 +60,68 @@ void kl_solve_rotation_lock(kl_joint_constraint* c, kl_joint_velocities* v, cons
 	kl_joint_apply_angular(c, v, impulse);
 }
 
+/// The spherical joint's limit rows for the current frames, each turning the bodies about the
+/// anchor (kl_coupled_angular_row; c->point_mass must be K⁻¹ for ra, rb).
+typedef struct cone_rows
+{
+	kl_axial_row swing; ///< about n; unused while the axes are parallel (no swing direction)
+	kl_axial_row twist; ///< about the bisector of z_a and z_b
+	vec3s swing_axis;
+	vec3s twist_axis;
+	float swing_angle;
+	float twist_angle;
+	bool has_swing;
+} cone_rows;
+
+static cone_rows measure_cone(const kl_joint_constraint* c, const kl_solver_body* ba, const kl_solver_body* bb,
+							  vec3s ra, vec3s rb)
+{
+	versors qa = glms_quat_mul(ba->delta_rotation, c->frame_a.q);
+	versors qb = glms_quat_mul(bb->delta_rotation, c->frame_b.q);
+	vec3s za = kl_rotate(qa, kl_vec3(0.0f, 0.0f, 1.0f));
+	vec3s zb = kl_rotate(qb, kl_vec3(0.0f, 0.0f, 1.0f));
+	vec3s cross = glms_vec3_cross(za, zb);
+	float sine = glms_vec3_norm(cross);
+	vec3s bisector = glms_vec3_add(za, zb);
+	float length = glms_vec3_norm(bisector);
+	cone_rows r;
+	r.has_swing = sine > 1.0e-6f;
+	r.swing_angle = atan2f(sine, glms_vec3_dot(za, zb));
+	r.twist_angle = kl_twist_angle(kl_relative_rotation(qa, qb));
+	r.swing_axis = r.has_swing ? glms_vec3_scale(cross, 1.0f / sine) : glms_vec3_zero();
+	r.twist_axis = length > 1.0e-6f ? glms_vec3_scale(bisector, 1.0f / length) : za;
+	r.swing = kl_coupled_angular_row(c, r.swing_axis, ra, rb);
+	r.twist = kl_coupled_angular_row(c, r.twist_axis, ra, rb);
+	return r;
+}
+
+/// Swing cone, then twist limits (the ball row is solved after them, as the most important). Keeps
+/// the rows' axes and couplings for the reported force and torque (joint_solver.h).
+static void solve_cone_limits(const kl_solver_step* step, kl_joint_constraint* c, kl_joint_velocities* v,
+							  const cone_rows* r, bool use_bias)
+{
+	c->perp_x = r->swing_axis;
+	c->perp_y = r->swing.n;
+	c->axis = r->twist_axis;
+	c->axial_coupling = r->twist.n;
+	if (c->cone_angle < GLM_PIf && r->has_swing)
+	{
+		float mass = kl_axial_mass(c, r->swing.n, r->swing.ja, r->swing.jb);
+		kl_solve_limit(step, c, &r->swing, mass, v, c->cone_angle - r->swing_angle, -1.0f, &c->cone_impulse, use_bias);
+	}
+	else
+	{
+		c->cone_impulse = 0.0f; // no swing direction: the axes are parallel, far inside the cone
+	}
+	if (c->lower <= -GLM_PIf && c->upper >= GLM_PIf)
+	{
+		return; // the twist is free (a full turn wraps, so the bounds are never reached)
+	}
+	float mass = kl_axial_mass(c, r->twist.n, r->twist.ja, r->twist.jb);
+	kl_solve_limit(step, c, &r->twist, mass, v, r->twist_angle - c->lower, 1.0f, &c->lower_impulse, use_bias);
+	kl_solve_limit(step, c, &r->twist, mass, v, c->upper - r->twist_angle, -1.0f, &c->upper_impulse, use_bias);
+}
+
 void kl_warm_start_point(const kl_solver_step* step, kl_joint_constraint* c)
 {
 	const kl_solver_body* ba = kl_joint_body(step, c->index_a);
@@ -66,6 +133,12 @@ void kl_warm_start_point(const kl_solver_step* step, kl_joint_constraint* c)
 	if (c->type == KL_JOINT_FIXED)
 	{
 		kl_joint_apply_angular(c, &v, c->angular_impulse);
+	}
+	else if (c->type == KL_JOINT_SPHERICAL && c->enable_limit)
+	{
+		cone_rows r = measure_cone(c, ba, bb, ra, rb);
+		kl_axial_apply(c, &r.swing, &v, -c->cone_impulse);
+		kl_axial_apply(c, &r.twist, &v, c->lower_impulse - c->upper_impulse);
 	}
 	kl_joint_store(step, c, &v);
 }
@@ -79,6 +152,11 @@ void kl_solve_spherical(const kl_solver_step* step, kl_joint_constraint* c, bool
 	vec3s ra = kl_rotate(ba->delta_rotation, c->frame_a.p);
 	vec3s rb = kl_rotate(bb->delta_rotation, c->frame_b.p);
 	const mat3s* mass = kl_point_mass_now(c, ra, rb, !use_bias);
+	if (c->enable_limit)
+	{
+		cone_rows r = measure_cone(c, ba, bb, ra, rb);
+		solve_cone_limits(step, c, &v, &r, use_bias);
+	}
 	kl_solve_point_row(c, mass, &c->linear_impulse, &v, ba, bb, ra, rb, c->softness, use_bias);
 	kl_joint_store(step, c, &v);
 }

@@ -55,19 +55,14 @@ static hinge_pose measure(const kl_joint_constraint* c, const kl_solver_body* ba
 
 /// The ball row's mass and the axial row for pose g: prepared, then refreshed by each relax pass
 /// (kl_point_mass_now), since the axis turns with body a and the coupling with the anchors, which a
-/// fast motor turns far within one step. The axial row's torque changes the ball row's velocity by
-/// (I_b·z) × r_b + (I_a·z) × r_a per unit; the linear impulse −K⁻¹ times that cancels it, so the
-/// row turns the bodies about the hinge line. Its mass is then the inertia about that line (the
-/// Schur complement).
+/// fast motor turns far within one step. The axial row turns the bodies about the hinge line
+/// (kl_coupled_angular_row), so its mass is the inertia about that line.
 static void update_masses(kl_joint_constraint* c, const hinge_pose* g)
 {
 	kl_point_mass_now(c, g->ra, g->rb, true);
 	c->axis = kl_rotate(g->qa, kl_vec3(0.0f, 0.0f, 1.0f));
-	vec3s ia = glms_mat3_mulv(c->inv_inertia_a, c->axis);
-	vec3s ib = glms_mat3_mulv(c->inv_inertia_b, c->axis);
-	vec3s coupling = glms_vec3_add(glms_vec3_cross(ib, g->rb), glms_vec3_cross(ia, g->ra));
-	c->axial_coupling = glms_vec3_negate(glms_mat3_mulv(c->point_mass, coupling));
-	kl_axial_row row = axial_row(c, g->ra, g->rb);
+	kl_axial_row row = kl_coupled_angular_row(c, c->axis, g->ra, g->rb);
+	c->axial_coupling = row.n;
 	c->axial_mass = kl_axial_mass(c, row.n, row.ja, row.jb);
 }
 

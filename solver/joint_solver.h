@@ -14,8 +14,9 @@
 // rate (stable: 60 Hz at 4 sub-steps, 120 Hz at 8; unstable: 120 Hz at 4, 180 Hz at 8), so the
 // stage should cap f at a quarter of the sub-step rate as Box2D does.
 //
-// Call order per sub-step: warm start (also builds the ball rows' mass for this sub-step's
-// anchors), solve, relax — the stage always warm starts, with or without warm starting enabled.
+// Call order per sub-step: warm start, solve, relax (which also measures the ball rows' mass and
+// the axial rows for the moved anchors) — the stage always warm starts, with or without warm
+// starting enabled.
 // SPDX-License-Identifier: MIT
 #pragma once
 
@@ -49,8 +50,10 @@ typedef struct kl_joint_constraint
 	vec3s angular_impulse;
 	float spring_impulse;
 	float motor_impulse;
-	float lower_impulse;
+	float lower_impulse; ///< axial limits; spherical: twist limits
 	float upper_impulse;
+	float cone_impulse; ///< spherical: swing cone limit
+	float cone_angle;
 
 	// Axial drive (revolute, prismatic, distance; target joint uses max_motor_impulse). Springs pull
 	// to coordinate 0 (distance: `length`); a position motor is a soft constraint at the joint
@@ -78,8 +81,9 @@ typedef struct kl_joint_constraint
 	/// translational mass along the slide), so motors, springs and limits on offset loads respond as
 	/// designed instead of through the centre-of-mass inertia.
 	vec3s axial_coupling;
-	/// Revolute: the hinge-normal angular Jacobians; prismatic: the slide-normal directions. Kept
-	/// from the last solve for warm starting and for the reported force and torque.
+	/// Revolute: the hinge-normal angular Jacobians; prismatic: the slide-normal directions;
+	/// spherical: perp_x and perp_y are the swing limit's axis and coupling, `axis` and
+	/// axial_coupling the twist limit's. Kept from the last solve for the reported force and torque.
 	vec3s perp_x;
 	vec3s perp_y;
 	/// K⁻¹ of the ball row (spherical, fixed, revolute, target) for the anchors as they are now:

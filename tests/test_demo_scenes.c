@@ -102,31 +102,36 @@ static void check_joint_chain(kl_scene_run* run)
 	assert_true(lowest < 11.0f);
 }
 
-/// Every revolute joint of the ragdolls stays within its limits (with a little softness).
+/// Every joint of the ragdolls stays within its limits (with a little softness): the revolute
+/// angles, the spherical joints' twists and swing cones.
 static void check_ragdoll(kl_scene_run* run)
 {
 	kl_joint_id* joints = NULL;
 	int n = all_joints(run->world, &joints);
-	float worst = 0.0f;
-	int revolute = 0;
+	float worst = 0.0f, worst_cone = 0.0f;
+	int revolute = 0, spherical = 0;
 	for (int j = 0; j < n; ++j)
 	{
 		kl_joint_def def = kl_joint_get_def(joints[j]);
-		if (def.type != KL_JOINT_REVOLUTE)
-		{
-			continue;
-		}
-		revolute += 1;
 		assert_true(def.enable_limit);
+		revolute += def.type == KL_JOINT_REVOLUTE;
+		spherical += def.type == KL_JOINT_SPHERICAL;
 		float angle = kl_joint_get_angle(joints[j]);
 		worst = fmaxf(worst, fmaxf(def.lower - angle, angle - def.upper));
+		if (def.type == KL_JOINT_SPHERICAL)
+		{
+			worst_cone = fmaxf(worst_cone, kl_joint_get_swing_angle(joints[j]) - def.cone_angle);
+		}
 	}
 	free(joints);
 	float gap = worst_anchor_gap(run->world);
-	printf("  ragdoll: %d revolute joints, worst limit violation %.4f rad, worst anchor gap %.4f m\n", revolute,
-		   (double)worst, (double)gap);
-	assert_int_equal(revolute, 3 * 6); // waist, neck, elbows, knees
+	printf("  ragdoll: %d revolute and %d spherical joints, worst limit violation %.4f rad, cone %.4f rad, worst "
+		   "anchor gap %.4f m\n",
+		   revolute, spherical, (double)worst, (double)worst_cone, (double)gap);
+	assert_int_equal(revolute, 3 * 6);	// waist, neck, elbows, knees
+	assert_int_equal(spherical, 3 * 4); // shoulders, hips
 	assert_true(worst < 0.1f);
+	assert_true(worst_cone < 0.1f);
 	assert_true(gap < 0.05f);
 }
 

@@ -373,6 +373,12 @@ static kl_world_id build_rich_world(void)
 	assert_true(KL_IS_NON_NULL(kl_create_joint(world, &jd)));
 	jd = kl_joint_def_from_world(KL_JOINT_SPHERICAL, mover, unnamed, kl_vec3(0, 0, 6), kl_vec3(0, 0, 1));
 	assert_true(KL_IS_NON_NULL(kl_create_joint(world, &jd)));
+	jd = kl_joint_def_from_world(KL_JOINT_SPHERICAL, twin1, unnamed, kl_vec3(0, 1, 6), kl_vec3(0, 0, 1));
+	jd.enable_limit = true; // swing cone and twist range
+	jd.cone_angle = 0.7f;
+	jd.lower = -0.25f;
+	jd.upper = 0.5f;
+	assert_true(KL_IS_NON_NULL(kl_create_joint(world, &jd)));
 	jd = kl_joint_def_from_world(KL_JOINT_FIXED, floor, unnamed, kl_vec3(0, 0, 1), kl_vec3(0, 0, -1));
 	jd.length = 2.0f;
 	assert_true(KL_IS_NON_NULL(kl_create_joint(world, &jd)));
@@ -541,6 +547,7 @@ static void compare_joints(kl_world_id wx, kl_joint_id x, kl_world_id wy, kl_joi
 	assert_int_equal(a.enable_limit, b.enable_limit);
 	assert_same(a.lower, b.lower);
 	assert_same(a.upper, b.upper);
+	assert_same(a.cone_angle, b.cone_angle);
 	assert_int_equal(a.enable_motor, b.enable_motor);
 	assert_int_equal(a.motor_mode, b.motor_mode);
 	assert_same(a.motor_speed, b.motor_speed);
@@ -867,6 +874,9 @@ static const bad_case k_bad_cases[] = {
 	{"{" TWO_BODIES ", \"joints\": [{\"type\": \"revolute\", \"body_a\": \"a\", \"body_b\": \"b\", \"anchor\": [0, 0, 0],"
 	 " \"limit\": {\"lower\": 1, \"upper\": -1}}]}",
 	 KL_ERR_INVALID_ARGUMENT, "joints[0]: joint limits must be finite with lower <= upper"},
+	{"{" TWO_BODIES ", \"joints\": [{\"type\": \"spherical\", \"body_a\": \"a\", \"body_b\": \"b\", \"anchor\": [0, 0, 0],"
+	 " \"limit\": {\"lower\": -1, \"upper\": 1, \"cone_angle\": 4}}]}",
+	 KL_ERR_INVALID_ARGUMENT, "joints[0]: spherical joint cone angle 4 must lie in (0, pi]"},
 	{"{" TWO_BODIES ", \"joints\": [{\"type\": \"revolute\", \"body_a\": \"a\", \"body_b\": \"b\", \"anchor\": [0, 0, 0],"
 	 " \"motor\": {\"mode\": \"torque\", \"max_force\": 1}}]}",
 	 KL_ERR_INVALID_ARGUMENT, "joints[0].motor.mode: unknown motor mode 'torque' (expected velocity or position)"},

@@ -1,6 +1,6 @@
 // Kollide scenes — ragdoll: three ragdolls of boxes, capsules and a sphere, held together by
-// spherical joints (shoulders, hips) and limited revolute joints (waist, neck, elbows, knees),
-// dropped onto a flight of stairs.
+// spherical joints with swing cones and twist limits (shoulders, hips) and limited revolute joints
+// (waist, neck, elbows, knees), dropped onto a flight of stairs.
 // SPDX-License-Identifier: MIT
 #include "demo_common.h"
 
@@ -59,9 +59,11 @@ static kl_body_id capsule_part(ragdoll_builder* b, vec3s p0, vec3s p1, float r)
 	return body;
 }
 
-/// A joint at the local anchor with the local axis (revolute: limits lower … upper, rad).
+/// A joint at the local anchor with the local axis and limits lower … upper (rad): the angle of a
+/// revolute joint, the twist of a spherical one, whose axis is the limb's and whose swing stays
+/// within `cone` of it.
 static void joint(ragdoll_builder* b, kl_joint_type type, kl_body_id a, kl_body_id c, vec3s anchor, vec3s axis,
-				  float lower, float upper)
+				  float lower, float upper, float cone)
 {
 	if (!b->ok)
 	{
@@ -69,11 +71,12 @@ static void joint(ragdoll_builder* b, kl_joint_type type, kl_body_id a, kl_body_
 	}
 	kl_joint_def jd = kl_joint_def_from_world(type, a, c, kl_transform_point(b->frame, anchor),
 											  kl_rotate(b->frame.q, axis));
-	if (type == KL_JOINT_REVOLUTE)
+	jd.enable_limit = true;
+	jd.lower = lower;
+	jd.upper = upper;
+	if (type == KL_JOINT_SPHERICAL)
 	{
-		jd.enable_limit = true;
-		jd.lower = lower;
-		jd.upper = upper;
+		jd.cone_angle = cone;
 	}
 	b->ok = KL_IS_NON_NULL(kl_create_joint(b->world, &jd));
 }
@@ -95,22 +98,25 @@ static bool add_ragdoll(kl_world_id world, kl_transform frame, int32_t group)
 	kl_body_id torso = box_part(&b, kl_vec3(0.0f, 0.0f, 1.32f), kl_vec3(0.17f, 0.1f, 0.22f));
 	kl_body_id head = part(&b, kl_vec3(0.0f, 0.0f, 1.68f), glms_quat_identity());
 	b.ok = b.ok && KL_IS_NON_NULL(kl_create_sphere_shape(head, &b.shape_def, 0.11f));
-	joint(&b, KL_JOINT_REVOLUTE, pelvis, torso, kl_vec3(0.0f, 0.0f, 1.09f), x, -0.8f, 0.3f);
-	joint(&b, KL_JOINT_REVOLUTE, torso, head, kl_vec3(0.0f, 0.0f, 1.57f), x, -0.6f, 0.6f);
+	joint(&b, KL_JOINT_REVOLUTE, pelvis, torso, kl_vec3(0.0f, 0.0f, 1.09f), x, -0.8f, 0.3f, 0.0f);
+	joint(&b, KL_JOINT_REVOLUTE, torso, head, kl_vec3(0.0f, 0.0f, 1.57f), x, -0.6f, 0.6f, 0.0f);
 
 	for (int side = -1; side <= 1; side += 2)
 	{
 		float s = (float)side;
 		kl_body_id upper_arm = capsule_part(&b, kl_vec3(0.2f * s, 0.0f, 1.48f), kl_vec3(0.5f * s, 0.0f, 1.48f), 0.05f);
 		kl_body_id forearm = capsule_part(&b, kl_vec3(0.51f * s, 0.0f, 1.48f), kl_vec3(0.8f * s, 0.0f, 1.48f), 0.045f);
-		joint(&b, KL_JOINT_SPHERICAL, torso, upper_arm, kl_vec3(0.19f * s, 0.0f, 1.48f), z, 0.0f, 0.0f);
+		// Arms swing up to 80° from sideways (down to the hips, forwards, up), legs 50° from down.
+		joint(&b, KL_JOINT_SPHERICAL, torso, upper_arm, kl_vec3(0.19f * s, 0.0f, 1.48f), kl_vec3(s, 0.0f, 0.0f), -0.6f,
+			  0.6f, 1.4f);
 		joint(&b, KL_JOINT_REVOLUTE, upper_arm, forearm, kl_vec3(0.505f * s, 0.0f, 1.48f), z, side > 0 ? 0.0f : -2.3f,
-			  side > 0 ? 2.3f : 0.0f);
+			  side > 0 ? 2.3f : 0.0f, 0.0f);
 
 		kl_body_id thigh = capsule_part(&b, kl_vec3(0.09f * s, 0.0f, 0.47f), kl_vec3(0.09f * s, 0.0f, 0.93f), 0.07f);
 		kl_body_id shin = capsule_part(&b, kl_vec3(0.09f * s, 0.0f, 0.0f), kl_vec3(0.09f * s, 0.0f, 0.46f), 0.06f);
-		joint(&b, KL_JOINT_SPHERICAL, pelvis, thigh, kl_vec3(0.09f * s, 0.0f, 0.93f), z, 0.0f, 0.0f);
-		joint(&b, KL_JOINT_REVOLUTE, thigh, shin, kl_vec3(0.09f * s, 0.0f, 0.465f), x, -2.3f, 0.0f);
+		joint(&b, KL_JOINT_SPHERICAL, pelvis, thigh, kl_vec3(0.09f * s, 0.0f, 0.93f), kl_vec3(0.0f, 0.0f, -1.0f), -0.4f,
+			  0.4f, 0.9f);
+		joint(&b, KL_JOINT_REVOLUTE, thigh, shin, kl_vec3(0.09f * s, 0.0f, 0.465f), x, -2.3f, 0.0f, 0.0f);
 	}
 	return b.ok;
 }
@@ -167,6 +173,6 @@ static bool create(kl_world_id world, void** state)
 
 const kl_scene kl_scene_ragdoll = {
 	.name = "ragdoll",
-	.description = "three ragdolls (spherical and limited revolute joints) dropped onto a stair",
+	.description = "three ragdolls (spherical joints with swing cones and twist limits, limited revolute joints) dropped onto a stair",
 	.create = create,
 };

@@ -67,6 +67,7 @@ kl_joint_def kl_default_joint_def(kl_joint_type type)
 	def.motor_mode = KL_MOTOR_VELOCITY;
 	def.spring_damping_ratio = 1.0f;
 	def.length = 1.0f;
+	def.cone_angle = GLM_PIf;
 	return def;
 }
 

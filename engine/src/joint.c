@@ -60,6 +60,16 @@ static kl_result validate_joint_def(const kl_joint_def* def)
 	{
 		return kl_fail(KL_ERR_INVALID_ARGUMENT, "joint limits must be finite with lower <= upper");
 	}
+	if (!isfinite(def->cone_angle) ||
+		(def->type == KL_JOINT_SPHERICAL && def->enable_limit && !(def->cone_angle > 0.0f && def->cone_angle <= GLM_PIf)))
+	{
+		return kl_fail(KL_ERR_INVALID_ARGUMENT, "spherical joint cone angle %g must lie in (0, pi]", def->cone_angle);
+	}
+	if (def->type == KL_JOINT_SPHERICAL && def->enable_limit && (def->lower < -GLM_PIf || def->upper > GLM_PIf))
+	{
+		return kl_fail(KL_ERR_INVALID_ARGUMENT, "spherical twist limits [%g, %g] must lie within [-pi, pi]",
+					   def->lower, def->upper);
+	}
 	if (!isfinite(def->motor_speed) || !isfinite(def->motor_target) || !non_negative(def->max_motor_force))
 	{
 		return kl_fail(KL_ERR_INVALID_ARGUMENT, "joint motor values must be finite, max force >= 0");
@@ -341,6 +351,7 @@ static kl_result end_change(kl_world* world, const kl_joint* joint)
 #define KL_AXIAL_JOINTS ((1u << KL_JOINT_REVOLUTE) | (1u << KL_JOINT_PRISMATIC) | (1u << KL_JOINT_DISTANCE))
 #define KL_SPRING_JOINTS (KL_AXIAL_JOINTS | (1u << KL_JOINT_FIXED) | (1u << KL_JOINT_TARGET))
 #define KL_FORCE_JOINTS (KL_AXIAL_JOINTS | (1u << KL_JOINT_TARGET))
+#define KL_LIMIT_JOINTS (KL_AXIAL_JOINTS | (1u << KL_JOINT_SPHERICAL))
 
 kl_result kl_joint_enable_motor(kl_joint_id id, bool enable)
 {
@@ -411,7 +422,7 @@ kl_result kl_joint_set_max_motor_force(kl_joint_id id, float force)
 kl_result kl_joint_enable_limit(kl_joint_id id, bool enable)
 {
 	kl_world* world = NULL;
-	kl_joint* joint = begin_change(id, &world, KL_AXIAL_JOINTS, "limits");
+	kl_joint* joint = begin_change(id, &world, KL_LIMIT_JOINTS, "limits");
 	if (joint == NULL)
 	{
 		return kl_last_error_code(); // set by begin_change
@@ -420,10 +431,16 @@ kl_result kl_joint_enable_limit(kl_joint_id id, bool enable)
 	{
 		return kl_fail(KL_ERR_INVALID_ARGUMENT, "joint limits lower %g > upper %g", joint->def.lower, joint->def.upper);
 	}
+	if (enable && joint->def.type == KL_JOINT_SPHERICAL &&
+		(joint->def.lower < -GLM_PIf || joint->def.upper > GLM_PIf || !(joint->def.cone_angle > 0.0f)))
+	{
+		return kl_fail(KL_ERR_INVALID_ARGUMENT, "spherical limits need twist within [-pi, pi] and a cone angle > 0");
+	}
 	if (joint->def.enable_limit != enable)
 	{
 		joint->lower_impulse = 0.0f;
 		joint->upper_impulse = 0.0f;
+		joint->cone_impulse = 0.0f;
 	}
 	joint->def.enable_limit = enable;
 	return end_change(world, joint);
@@ -437,19 +454,37 @@ kl_result kl_joint_set_limits(kl_joint_id id, float lower, float upper)
 					   upper);
 	}
 	kl_world* world = NULL;
-	kl_joint* joint = begin_change(id, &world, KL_AXIAL_JOINTS, "limits");
+	kl_joint* joint = begin_change(id, &world, KL_LIMIT_JOINTS, "limits");
 	if (joint == NULL)
 	{
 		return kl_last_error_code(); // set by begin_change
 	}
-	if (joint->def.type == KL_JOINT_REVOLUTE && (lower < -GLM_PIf || upper > GLM_PIf))
+	bool angular = joint->def.type == KL_JOINT_REVOLUTE || joint->def.type == KL_JOINT_SPHERICAL;
+	if (angular && (lower < -GLM_PIf || upper > GLM_PIf))
 	{
-		return kl_fail(KL_ERR_INVALID_ARGUMENT, "revolute limits [%g, %g] must lie within [-pi, pi]", lower, upper);
+		return kl_fail(KL_ERR_INVALID_ARGUMENT, "angle limits [%g, %g] must lie within [-pi, pi]", lower, upper);
 	}
 	joint->def.lower = lower;
 	joint->def.upper = upper;
 	joint->lower_impulse = 0.0f;
 	joint->upper_impulse = 0.0f;
+	return end_change(world, joint);
+}
+
+kl_result kl_joint_set_cone_angle(kl_joint_id id, float angle)
+{
+	if (!(angle > 0.0f && angle <= GLM_PIf))
+	{
+		return kl_fail(KL_ERR_INVALID_ARGUMENT, "cone angle %g must lie in (0, pi]", angle);
+	}
+	kl_world* world = NULL;
+	kl_joint* joint = begin_change(id, &world, 1u << KL_JOINT_SPHERICAL, "cone limit");
+	if (joint == NULL)
+	{
+		return kl_last_error_code(); // set by begin_change
+	}
+	joint->def.cone_angle = angle;
+	joint->cone_impulse = 0.0f;
 	return end_change(world, joint);
 }
 
@@ -567,7 +602,7 @@ static kl_joint* joint_of_types(kl_joint_id id, kl_world** world_out, uint32_t t
 float kl_joint_get_angle(kl_joint_id id)
 {
 	kl_world* world = NULL;
-	kl_joint* joint = joint_of_types(id, &world, 1u << KL_JOINT_REVOLUTE, "angle");
+	kl_joint* joint = joint_of_types(id, &world, (1u << KL_JOINT_REVOLUTE) | (1u << KL_JOINT_SPHERICAL), "angle");
 	if (joint == NULL)
 	{
 		return 0.0f;
@@ -576,6 +611,20 @@ float kl_joint_get_angle(kl_joint_id id)
 	versors qb = glms_quat_dot(p.qa, p.qb) < 0.0f ? glms_quat_init(-p.qb.x, -p.qb.y, -p.qb.z, -p.qb.w) : p.qb;
 	versors rel = glms_quat_mul(glms_quat_conjugate(p.qa), qb);
 	return 2.0f * atan2f(rel.z, rel.w);
+}
+
+float kl_joint_get_swing_angle(kl_joint_id id)
+{
+	kl_world* world = NULL;
+	kl_joint* joint = joint_of_types(id, &world, 1u << KL_JOINT_SPHERICAL, "swing angle");
+	if (joint == NULL)
+	{
+		return 0.0f;
+	}
+	joint_pose p = measure_joint(world, joint);
+	vec3s za = kl_rotate(p.qa, kl_vec3(0.0f, 0.0f, 1.0f));
+	vec3s zb = kl_rotate(p.qb, kl_vec3(0.0f, 0.0f, 1.0f));
+	return atan2f(glms_vec3_norm(glms_vec3_cross(za, zb)), glms_vec3_dot(za, zb));
 }
 
 float kl_joint_get_translation(kl_joint_id id)

@@ -184,7 +184,7 @@ static bool read_joint_frames(kl_json_reader* r, const cJSON* object, kl_joint_d
 // ---------------------------------------------------------------------------------------------
 // Limits, motors and springs
 
-static const char* const k_limit_keys[] = {"enabled", "lower", "upper"};
+static const char* const k_limit_keys[] = {"enabled", "lower", "upper", "cone_angle"};
 static const char* const k_motor_keys[] = {"enabled", "mode", "speed", "target", "max_force"};
 static const char* const k_spring_keys[] = {"enabled", "hertz", "damping_ratio"};
 
@@ -209,14 +209,15 @@ static bool read_limit(kl_json_reader* r, const cJSON* object, kl_joint_def* def
 {
 	const cJSON* item = NULL;
 	size_t mark = 0;
-	if (!open_section(r, object, "limit", k_limit_keys, 3, &item, &mark))
+	if (!open_section(r, object, "limit", k_limit_keys, 4, &item, &mark))
 	{
 		return true;
 	}
 	def->enable_limit = true;
 	bool ok = item != NULL && kl_json_read_bool(r, item, "enabled", false, &def->enable_limit) &&
 			  kl_json_read_float(r, item, "lower", true, &def->lower) &&
-			  kl_json_read_float(r, item, "upper", true, &def->upper);
+			  kl_json_read_float(r, item, "upper", true, &def->upper) &&
+			  kl_json_read_float(r, item, "cone_angle", false, &def->cone_angle);
 	kl_json_pop(r, mark);
 	return ok;
 }

@@ -452,12 +452,16 @@ static void add_frame(scene_saver* w, cJSON* o, const char* key, kl_transform fr
 static void save_joint_options(scene_saver* w, cJSON* o, const kl_joint_def* def)
 {
 	kl_joint_def d = kl_default_joint_def(def->type);
-	if (def->enable_limit || def->lower != d.lower || def->upper != d.upper)
+	if (def->enable_limit || def->lower != d.lower || def->upper != d.upper || def->cone_angle != d.cone_angle)
 	{
 		cJSON* limit = add(w, o, "limit", cJSON_CreateObject());
 		add_bool(w, limit, "enabled", def->enable_limit);
 		add_float(w, limit, "lower", def->lower);
 		add_float(w, limit, "upper", def->upper);
+		if (def->cone_angle != d.cone_angle)
+		{
+			add_float(w, limit, "cone_angle", def->cone_angle);
+		}
 	}
 	if (def->enable_motor || def->motor_mode != d.motor_mode || def->motor_speed != d.motor_speed ||
 		def->motor_target != d.motor_target || def->max_motor_force != d.max_motor_force)

@@ -217,8 +217,9 @@ KL_API vec3s kl_joint_get_constraint_torque(kl_joint_id joint);
 // Runtime changes. Each returns KL_OK, or an error for a bad id, non-finite or out-of-range input,
 // a joint type without the feature (KL_ERR_UNSUPPORTED) or a stepping world; each wakes both bodies.
 // Motors and limits: revolute (about the frames' z, rad), prismatic (along frame a's z, m) and
-// distance joints (along the line between the anchors, m). Spherical joints are plain ball joints
-// (no limits, motors or springs); fixed joints take a spring (a soft weld).
+// distance joints (along the line between the anchors, m). Spherical joints take limits: a swing
+// cone about frame a's z and a twist range about z (no motors or springs); fixed joints take a
+// spring (a soft weld).
 
 /// Turns the motor on or off (its accumulated impulse restarts from zero when this changes).
 KL_API kl_result kl_joint_enable_motor(kl_joint_id joint, bool enable);
@@ -238,8 +239,11 @@ KL_API kl_result kl_joint_set_max_motor_force(kl_joint_id joint, float force);
 /// (angle, translation, length); for a target joint the magnitude of the pulling force.
 KL_API float kl_joint_get_motor_force(kl_joint_id joint);
 KL_API kl_result kl_joint_enable_limit(kl_joint_id joint, bool enable);
-/// lower <= upper, rad (revolute, within [-π, π]) or m (prismatic translation, distance length).
+/// lower <= upper, rad (revolute angle, spherical twist; within [-π, π]) or m (prismatic
+/// translation, distance length).
 KL_API kl_result kl_joint_set_limits(kl_joint_id joint, float lower, float upper);
+/// Spherical: the largest angle between the frames' z axes while the limit is on, in (0, π].
+KL_API kl_result kl_joint_set_cone_angle(kl_joint_id joint, float angle);
 /// Springs pull revolute and prismatic joints to coordinate 0 (frames coincide) and distance joints
 /// to their `length`; on a fixed joint the spring makes the weld soft. A distance joint without a
 /// spring holds its length rigidly; with a spring of 0 Hz it is free between its limits.
@@ -254,8 +258,10 @@ KL_API kl_result kl_joint_set_target(kl_joint_id joint, vec3s target);
 KL_API vec3s kl_joint_get_target(kl_joint_id joint);
 
 /// Revolute: the rotation of frame b relative to frame a about the axis, in [-π, π], 0 where the
-/// frames coincide.
+/// frames coincide; spherical: the twist about z of the swing–twist split of that rotation.
 KL_API float kl_joint_get_angle(kl_joint_id joint);
+/// Spherical: the angle between the frames' z axes (the swing), in [0, π].
+KL_API float kl_joint_get_swing_angle(kl_joint_id joint);
 /// Prismatic: the translation of anchor b along frame a's z (m); distance: the current length.
 KL_API float kl_joint_get_translation(kl_joint_id joint);
 /// The rate of the joint coordinate: rad/s (revolute), m/s (prismatic, distance).

@@ -188,8 +188,12 @@ typedef struct kl_joint_def
 	bool collide_connected;
 
 	bool enable_limit;
-	float lower; ///< rad (revolute) or m (prismatic, distance)
+	float lower; ///< rad (revolute; spherical: twist about z) or m (prismatic, distance)
 	float upper;
+	/// Spherical joints with enable_limit: the largest angle between the frames' z axes (the swing
+	/// cone, rad, in (0, π]; π leaves the swing free), while lower and upper bound the twist about z
+	/// (within [−π, π]). Default π.
+	float cone_angle;
 
 	bool enable_motor;
 	kl_motor_mode motor_mode;

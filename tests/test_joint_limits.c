@@ -1,0 +1,233 @@
+// Spherical joint limits in whole worlds: the swing cone stops a swinging bob and holds a resting
+// one at its edge with the torque that gravity asks for, the twist range stops a spinning body,
+// runtime setters change both, bad input is refused, and results do not depend on the workers.
+#include "kl_joint_test.h"
+
+/// A 1 kg ball of 0.1 m hung 1 m below a static anchor at the origin by a spherical joint. Frame b's
+/// z points from the anchor to the ball (down); frame a's z points down when `sideways` is false
+/// (the frames coincide) and along world x when it is true (the hanging ball is then 90° off the
+/// cone's axis, with no twist).
+static kl_joint_id make_cone_pendulum(kl_world_id world, bool sideways, float cone, float lower, float upper, kl_body_id* bob)
+{
+	kl_body_id ground = make_static(world, kl_vec3(0.0f, 0.0f, 0.0f));
+	*bob = make_ball(world, kl_vec3(0.0f, 0.0f, -1.0f), 1.0f, 0.1f);
+	kl_joint_def jd = kl_default_joint_def(KL_JOINT_SPHERICAL);
+	jd.body_a = ground;
+	jd.body_b = *bob;
+	vec3s y = kl_vec3(0.0f, 1.0f, 0.0f);
+	jd.local_frame_a.q = glms_quatv(sideways ? 0.5f * GLM_PIf : GLM_PIf, y);
+	jd.local_frame_b.p = kl_vec3(0.0f, 0.0f, 1.0f);
+	jd.local_frame_b.q = glms_quatv(GLM_PIf, y);
+	jd.enable_limit = true;
+	jd.cone_angle = cone;
+	jd.lower = lower;
+	jd.upper = upper;
+	return make_joint(world, &jd);
+}
+
+// Thrown sideways at 4 m/s from the bottom, a free bob swings out to 80°; a cone of 0.5 rad about
+// the downward axis stops it there (speculatively: it reaches the edge without overshooting).
+static void test_cone_stops_swing(void** state)
+{
+	(void)state;
+	float widest[2] = {0.0f, 0.0f};
+	for (int limited = 0; limited < 2; ++limited)
+	{
+		kl_world_id world = make_world(kl_vec3(0.0f, 0.0f, -G), 1);
+		kl_body_id bob;
+		kl_joint_id joint = make_cone_pendulum(world, false, 0.5f, -GLM_PIf, GLM_PIf, &bob);
+		if (!limited)
+		{
+			assert_int_equal(kl_joint_enable_limit(joint, false), KL_OK);
+		}
+		assert_int_equal(kl_body_set_linear_velocity(bob, kl_vec3(4.0f, 1.0f, 0.0f)), KL_OK);
+		float separation = 0.0f;
+		for (int i = 0; i < 300; ++i)
+		{
+			step(world, 1);
+			widest[limited] = fmaxf(widest[limited], kl_joint_get_swing_angle(joint));
+			separation = fmaxf(separation, anchor_separation(joint));
+		}
+		print_message("%s: widest swing %.4f rad, worst anchor separation %.2g m\n", limited ? "cone 0.5" : "free",
+					  widest[limited], separation);
+		assert_true(separation < 2.0e-3f);
+		kl_destroy_world(world);
+	}
+	assert_true(widest[0] > 1.2f);
+	assert_true(widest[1] > 0.49f && widest[1] < 0.5f + 0.01f);
+}
+
+// Frame a's z points along world x, so the hanging ball lies 90° off the cone's axis. A cone of
+// 0.6 rad holds it on the cone's edge, where the limit's couple balances gravity's moment about
+// the anchor, m g L cos 0.6; the joint's angle stays where the twist limit allows.
+static void test_cone_holds_load(void** state)
+{
+	(void)state;
+	kl_world_id world = make_world(kl_vec3(0.0f, 0.0f, -G), 1);
+	kl_body_id bob;
+	kl_joint_id joint = make_cone_pendulum(world, true, 0.6f, -0.2f, 0.2f, &bob);
+	assert_near(kl_joint_get_swing_angle(joint), 0.5f * GLM_PIf, 1.0e-5f);
+	step(world, 240);
+	float swing = kl_joint_get_swing_angle(joint);
+	vec3s torque = kl_joint_get_constraint_torque(joint);
+	vec3s p = kl_body_get_position(bob);
+	float expected = G * cosf(0.6f);
+	print_message("resting on the cone: swing %.4f rad, couple %.4f N m (m g L cos 0.6 = %.4f), ball at (%.3f, %.3f, %.3f)\n",
+				  swing, glms_vec3_norm(torque), expected, p.x, p.y, p.z);
+	assert_near(swing, 0.6f, 0.01f);
+	assert_near(glms_vec3_norm(torque), expected, 0.02f * expected);
+	assert_near(torque.y, -expected, 0.02f * expected); // about −y: it lifts the ball towards +x
+	assert_true(fabsf(kl_joint_get_angle(joint)) <= 0.2f + 0.01f);
+	assert_near(p.x, cosf(0.6f), 0.02f);
+	kl_destroy_world(world);
+}
+
+// A rod spun about the joint axis turns freely without a twist limit and stops at the twist
+// bounds with one, from either side; the swing stays where it was.
+static void test_twist_limits(void** state)
+{
+	(void)state;
+	const float spins[] = {3.0f, -3.0f};
+	for (int s = 0; s < 2; ++s)
+	{
+		kl_world_id world = make_world(kl_vec3(0.0f, 0.0f, -G), 1);
+		kl_body_id ground = make_static(world, kl_vec3(0.0f, 0.0f, 0.0f));
+		kl_body_id rod = make_body(world, kl_vec3(0.0f, 0.0f, -0.5f), 2.0f, kl_vec3(0.02f, 0.02f, 0.002f));
+		kl_joint_def jd = kl_joint_def_from_world(KL_JOINT_SPHERICAL, ground, rod, kl_vec3(0.0f, 0.0f, 0.0f),
+												 kl_vec3(0.0f, 0.0f, -1.0f));
+		jd.enable_limit = true;
+		jd.cone_angle = 0.3f;
+		jd.lower = -0.4f;
+		jd.upper = 0.25f;
+		kl_joint_id joint = make_joint(world, &jd);
+		// Spinning about −z turns frame b positively about the frames' z (which points down).
+		assert_int_equal(kl_body_set_angular_velocity(rod, kl_vec3(0.0f, 0.0f, -spins[s])), KL_OK);
+		float low = 0.0f, high = 0.0f, swing = 0.0f;
+		for (int i = 0; i < 180; ++i)
+		{
+			step(world, 1);
+			float angle = kl_joint_get_angle(joint);
+			low = fminf(low, angle);
+			high = fmaxf(high, angle);
+			swing = fmaxf(swing, kl_joint_get_swing_angle(joint));
+		}
+		print_message("twist spun at %+.0f rad/s: angle within [%.4f, %.4f] (limits [-0.4, 0.25]), swing %.2g\n", spins[s],
+					  low, high, swing);
+		if (spins[s] > 0.0f)
+		{
+			assert_true(high > 0.24f && high < 0.25f + 0.01f);
+		}
+		else
+		{
+			assert_true(low < -0.39f && low > -0.4f - 0.01f);
+		}
+		assert_true(low > -0.41f && high < 0.26f);
+		assert_true(swing < 1.0e-3f);
+		kl_destroy_world(world);
+	}
+}
+
+// Setters change the cone and the twist range at run time (and wake the bodies); bad values and
+// joints without the feature are refused, and the joint keeps what it had.
+static void test_limit_setters(void** state)
+{
+	(void)state;
+	kl_world_id world = make_world(kl_vec3(0.0f, 0.0f, -G), 1);
+	kl_body_id bob;
+	kl_joint_id joint = make_cone_pendulum(world, true, 0.6f, -0.2f, 0.2f, &bob);
+	step(world, 240);
+	assert_near(kl_joint_get_swing_angle(joint), 0.6f, 0.01f);
+	assert_int_equal(kl_joint_set_cone_angle(joint, 1.0f), KL_OK);
+	step(world, 240);
+	assert_near(kl_joint_get_swing_angle(joint), 1.0f, 0.01f);
+	assert_near(kl_joint_get_def(joint).cone_angle, 1.0f, 0.0f);
+
+	assert_int_equal(kl_joint_set_cone_angle(joint, 0.0f), KL_ERR_INVALID_ARGUMENT);
+	assert_int_equal(kl_joint_set_cone_angle(joint, 3.5f), KL_ERR_INVALID_ARGUMENT);
+	assert_int_equal(kl_joint_set_cone_angle(joint, NAN), KL_ERR_INVALID_ARGUMENT);
+	assert_int_equal(kl_joint_set_limits(joint, -4.0f, 0.0f), KL_ERR_INVALID_ARGUMENT);
+	assert_near(kl_joint_get_def(joint).cone_angle, 1.0f, 0.0f);
+	assert_near(kl_joint_get_def(joint).lower, -0.2f, 0.0f);
+
+	// Off: the ball falls from the cone's edge and swings through the bottom (90° off the axis) to
+	// the mirror angle, π − 1.
+	assert_int_equal(kl_joint_enable_limit(joint, false), KL_OK);
+	float widest = 0.0f;
+	for (int i = 0; i < 120; ++i)
+	{
+		step(world, 1);
+		widest = fmaxf(widest, kl_joint_get_swing_angle(joint));
+	}
+	assert_near(widest, GLM_PIf - 1.0f, 0.02f);
+
+	kl_body_id ground = kl_joint_get_body_a(joint);
+	kl_body_id other = make_ball(world, kl_vec3(3.0f, 0.0f, -1.0f), 1.0f, 0.1f);
+	kl_joint_def rd = kl_joint_def_from_world(KL_JOINT_REVOLUTE, ground, other, kl_vec3(3.0f, 0.0f, 0.0f),
+											 kl_vec3(0.0f, 1.0f, 0.0f));
+	kl_joint_id hinge = make_joint(world, &rd);
+	assert_int_equal(kl_joint_set_cone_angle(hinge, 1.0f), KL_ERR_UNSUPPORTED);
+	assert_near(kl_joint_get_swing_angle(hinge), 0.0f, 0.0f);
+	assert_int_equal(kl_last_error_code(), KL_ERR_UNSUPPORTED);
+
+	// Creation refuses a cone outside (0, π] and twist bounds outside [−π, π] when limited.
+	kl_joint_def bad = kl_joint_def_from_world(KL_JOINT_SPHERICAL, ground, other, kl_vec3(3.0f, 0.0f, 0.0f),
+											  kl_vec3(0.0f, 0.0f, -1.0f));
+	bad.enable_limit = true;
+	bad.cone_angle = 0.0f;
+	assert_true(KL_IS_NULL(kl_create_joint(world, &bad)));
+	assert_int_equal(kl_last_error_code(), KL_ERR_INVALID_ARGUMENT);
+	bad.cone_angle = 0.5f;
+	bad.lower = -3.5f;
+	assert_true(KL_IS_NULL(kl_create_joint(world, &bad)));
+	bad.lower = 0.0f;
+	bad.cone_angle = INFINITY;
+	bad.enable_limit = false;
+	assert_true(KL_IS_NULL(kl_create_joint(world, &bad)));
+	assert_int_equal(kl_body_get_joint_count(other), 1);
+	kl_destroy_world(world);
+}
+
+/// Five limited pendulums pushed around; returns the world's transform hash.
+static uint32_t limited_hash(int workers)
+{
+	kl_world_id world = make_world(kl_vec3(0.0f, 0.0f, -G), workers);
+	kl_body_id ground = make_static(world, kl_vec3(0.0f, 0.0f, 0.0f));
+	for (int i = 0; i < 5; ++i)
+	{
+		kl_body_id rod = make_body(world, kl_vec3((float)i, 0.0f, -0.5f), 1.0f, kl_vec3(0.03f, 0.03f, 0.004f));
+		kl_joint_def jd = kl_joint_def_from_world(KL_JOINT_SPHERICAL, ground, rod, kl_vec3((float)i, 0.0f, 0.0f),
+												 kl_vec3(0.0f, 0.0f, -1.0f));
+		jd.enable_limit = true;
+		jd.cone_angle = 0.2f + 0.1f * (float)i;
+		jd.lower = -0.3f;
+		jd.upper = 0.3f;
+		make_joint(world, &jd);
+		assert_int_equal(kl_body_set_linear_velocity(rod, kl_vec3(1.0f, 0.5f * (float)i, 0.0f)), KL_OK);
+		assert_int_equal(kl_body_set_angular_velocity(rod, kl_vec3(0.0f, 0.0f, 2.0f - (float)i)), KL_OK);
+	}
+	step(world, 120);
+	uint32_t hash = kl_world_hash_transforms(world);
+	kl_destroy_world(world);
+	return hash;
+}
+
+static void test_limits_determinism(void** state)
+{
+	(void)state;
+	uint32_t h1 = limited_hash(1);
+	uint32_t h2 = limited_hash(2);
+	print_message("limited pendulum hashes: %08x %08x\n", h1, h2);
+	assert_int_equal(h1, h2);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_cone_stops_swing),
+		cmocka_unit_test(test_cone_holds_load),
+		cmocka_unit_test(test_twist_limits),
+		cmocka_unit_test(test_limit_setters),
+		cmocka_unit_test(test_limits_determinism),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
