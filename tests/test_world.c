@@ -244,6 +244,80 @@ static void test_joints_declared(void** state)
 	kl_destroy_world(world);
 }
 
+/// The ground's touching contacts, each checked to name live shapes.
+static int ground_contacts(kl_body_id ground)
+{
+	kl_contact_data data[64];
+	int n = kl_body_get_contact_data(ground, data, 64);
+	assert_true(n <= 64);
+	for (int i = 0; i < n; ++i)
+	{
+		assert_true(kl_shape_is_valid(data[i].shape_a));
+		assert_true(kl_shape_is_valid(data[i].shape_b));
+	}
+	return n;
+}
+
+// Shapes destroyed between steps lose their contacts at once, and only theirs; the contacts are
+// found through an index by shape, built on the first destruction after a step, which must also
+// serve a shape slot freed and reused before the next step, and a shape made after the step.
+static void test_destroy_between_steps(void** state)
+{
+	(void)state;
+	kl_world_def def = kl_default_world_def();
+	def.enable_sleep = false;
+	kl_world_id world = kl_create_world(&def);
+	kl_body_def gd = kl_default_body_def();
+	gd.position = kl_vec3(0, 0, -1);
+	kl_body_id ground = kl_create_body(world, &gd);
+	kl_shape_def sd = kl_default_shape_def();
+	kl_create_box_shape(ground, &sd, kl_vec3(20, 20, 1));
+	kl_body_id boxes[36];
+	kl_shape_id shapes[36];
+	for (int i = 0; i < 36; ++i)
+	{
+		// Two layers of 18 boxes 1.5 m apart: each bottom box touches the ground and its top box.
+		boxes[i] = make_dynamic(world, kl_vec3(1.5f * (float)(i % 18) - 12.0f, 0, i < 18 ? 0.5f : 1.5f));
+		shapes[i] = kl_create_box_shape(boxes[i], &sd, kl_vec3(0.5f, 0.5f, 0.5f));
+	}
+	for (int s = 0; s < 30; ++s)
+	{
+		assert_int_equal(kl_world_step(world, 1.0f / 60.0f, 4), KL_OK);
+	}
+	assert_int_equal(ground_contacts(ground), 18);
+	assert_int_equal(kl_body_get_contact_data(boxes[20], NULL, 0), 1); // on boxes[2]
+
+	// Every third bottom box goes; its top box loses its support contact, the ground one contact.
+	for (int i = 0; i < 18; i += 3)
+	{
+		assert_int_equal(kl_destroy_body(boxes[i]), KL_OK);
+	}
+	assert_int_equal(ground_contacts(ground), 12);
+	assert_int_equal(kl_body_get_contact_data(boxes[18], NULL, 0), 0);
+	assert_int_equal(kl_body_get_contact_data(boxes[19], NULL, 0), 1);
+	// A shape made now (it takes a freed slot) and destroyed again has no contacts to drop; the
+	// slot's old contacts stay dropped and the others stay.
+	kl_shape_id extra = kl_create_sphere_shape(boxes[1], &sd, 0.2f);
+	assert_true(KL_IS_NON_NULL(extra));
+	assert_int_equal(kl_destroy_shape(extra), KL_OK);
+	assert_int_equal(kl_destroy_shape(shapes[19]), KL_OK); // boxes[19] keeps no shape: it falls
+	assert_int_equal(ground_contacts(ground), 12);
+	assert_int_equal(kl_body_get_contact_data(boxes[1], NULL, 0), 1);
+
+	// The next steps find the rest again: the top boxes over destroyed ones fall onto the ground.
+	for (int s = 0; s < 90; ++s)
+	{
+		assert_int_equal(kl_world_step(world, 1.0f / 60.0f, 4), KL_OK);
+	}
+	assert_int_equal(ground_contacts(ground), 18);
+	assert_true(kl_body_get_position(boxes[18]).z < 0.6f);
+	// Destroying after more steps uses a fresh index.
+	assert_int_equal(kl_destroy_body(boxes[1]), KL_OK);
+	assert_int_equal(ground_contacts(ground), 17);
+	assert_int_equal(kl_body_get_contact_data(boxes[19], NULL, 0), 0);
+	kl_destroy_world(world);
+}
+
 static int s_segments;
 static int s_boxes;
 static void count_segment(vec3s a, vec3s b, uint32_t color, void* ctx)
@@ -382,6 +456,7 @@ int main(void)
 		cmocka_unit_test(test_quaternion_normalised),
 		cmocka_unit_test(test_compound_mass),
 		cmocka_unit_test(test_joints_declared),
+		cmocka_unit_test(test_destroy_between_steps),
 		cmocka_unit_test(test_events_profile_draw),
 		cmocka_unit_test(test_shape_bounds),
 		cmocka_unit_test(test_world_limits),

@@ -327,6 +327,7 @@ static bool merge_pairs(kl_world* world)
 	world->contact_scratch_capacity = tc;
 	world->contact_count = n;
 	world->dead_contact_count = 0;
+	world->shape_contact_index_valid = false; // the contacts moved
 	return true;
 }
 
@@ -719,25 +720,6 @@ bool kl_step_narrowphase(kl_world* world, float dt)
 	return true;
 }
 
-void kl_destroy_shape_contacts(kl_world* world, int shape_slot)
-{
-	for (int k = 0; k < world->contact_count; ++k)
-	{
-		kl_contact* c = &world->contacts[k];
-		if (c->shape_a == shape_slot || c->shape_b == shape_slot)
-		{
-			// No end event: events are cleared when the next step begins, so it could not be read.
-			kl_free(c->extra);
-			c->extra = NULL;
-			c->manifold_count = 0;
-			c->shape_a = -1; // dropped at the next merge; the slot may be reused before then
-			c->shape_b = -1;
-			c->flags = 0;
-			world->dead_contact_count += 1;
-		}
-	}
-}
-
 void kl_contacts_destroy(kl_world* world)
 {
 	for (int k = 0; k < world->contact_count; ++k)
@@ -751,6 +733,7 @@ void kl_contacts_destroy(kl_world* world)
 	kl_free(world->mesh_scratch);
 	world->mesh_scratch = NULL;
 	kl_pointshell_prepass_free(world);
+	kl_contact_index_destroy(world);
 	kl_free(world->contacts);
 	kl_free(world->contact_scratch);
 	world->contacts = NULL;

@@ -81,6 +81,8 @@ void kl_pointshell_prepass_free(kl_world* world);
 /// False when it ran out of memory before the contacts were found (they stay last step's): the
 /// step must not move the bodies then, or a body meeting a floor passes through it.
 bool kl_step_narrowphase(kl_world* world, float dt);
-/// Drops every contact of the shape (shape destroyed or its proxy removed).
+/// Drops every contact of the shape (shape destroyed or its proxy removed), through the contacts'
+/// index by shape (contact_index.c).
 void kl_destroy_shape_contacts(kl_world* world, int shape_slot);
+void kl_contact_index_destroy(kl_world* world);
 void kl_contacts_destroy(kl_world* world);

@@ -86,6 +86,14 @@ typedef struct kl_world
 	kl_ps_stats pointshell_batch_stats;
 	/// Contacts whose shape was destroyed since the last narrowphase (dropped at the next merge).
 	int dead_contact_count;
+	/// The contacts of each shape slot (contact_index.c): [start[s], start[s + 1]) of the items,
+	/// built on the first shape destruction after a merge, invalid after the next merge.
+	int* shape_contact_start;
+	int* shape_contact_items;
+	int shape_contact_start_capacity;
+	int shape_contact_item_capacity;
+	int shape_contact_slots;
+	bool shape_contact_index_valid;
 
 	/// The constraint solver's per-step storage (solver/solver_stage.c).
 	struct kl_solver_storage* solver;
