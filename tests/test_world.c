@@ -366,6 +366,21 @@ static void test_events_profile_draw(void** state)
 	draw.drawing_bounds = (kl_aabb){kl_vec3(100, 100, 100), kl_vec3(101, 101, 101)};
 	kl_world_draw(world, &draw);
 	assert_int_equal(s_boxes, 2); // culled
+
+	// A joint draws 3 segments (centres to anchors); a spherical joint's swing cone 16 + 4 more.
+	draw.use_drawing_bounds = false;
+	kl_body_id arm = make_dynamic(world, kl_vec3(3, 0, 5));
+	kl_joint_def jd = kl_joint_def_from_world(KL_JOINT_SPHERICAL, b, arm, kl_vec3(2, 0, 5), kl_vec3(1, 0, 0));
+	kl_joint_id joint = kl_create_joint(world, &jd);
+	s_segments = 0;
+	kl_world_draw(world, &draw);
+	int plain = s_segments;
+	assert_int_equal(kl_joint_set_limits(joint, -0.5f, 0.5f), KL_OK);
+	assert_int_equal(kl_joint_set_cone_angle(joint, 0.7f), KL_OK);
+	assert_int_equal(kl_joint_enable_limit(joint, true), KL_OK);
+	s_segments = 0;
+	kl_world_draw(world, &draw);
+	assert_int_equal(s_segments, plain + 20);
 	kl_destroy_world(world);
 }
 

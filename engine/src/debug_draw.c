@@ -126,6 +126,32 @@ static void draw_bodies(kl_world* world, const kl_debug_draw* d)
 	}
 }
 
+/// A limited spherical joint's swing cone at its anchor pa about frame a's z: the rim (16
+/// segments) and four lines from the apex, as long as a quarter of the arm to body b's origin.
+static void draw_cone(const kl_joint* joint, kl_transform ta, vec3s pa, vec3s body_b, const kl_debug_draw* d)
+{
+	versors q = glms_quat_mul(ta.q, joint->def.local_frame_a.q);
+	vec3s x = kl_rotate(q, kl_vec3(1.0f, 0.0f, 0.0f));
+	vec3s y = kl_rotate(q, kl_vec3(0.0f, 1.0f, 0.0f));
+	vec3s z = kl_rotate(q, kl_vec3(0.0f, 0.0f, 1.0f));
+	float size = glm_clamp(0.25f * glms_vec3_distance(pa, body_b), 0.05f, 0.5f);
+	float cone = joint->def.cone_angle;
+	vec3s center = glms_vec3_add(pa, glms_vec3_scale(z, size * cosf(cone)));
+	float radius = size * sinf(cone);
+	vec3s previous = glms_vec3_add(center, glms_vec3_scale(x, radius));
+	for (int i = 1; i <= 16; ++i)
+	{
+		float a = 2.0f * GLM_PIf * (float)i / 16.0f;
+		vec3s rim = glms_vec3_add(center, glms_vec3_add(glms_vec3_scale(x, radius * cosf(a)), glms_vec3_scale(y, radius * sinf(a))));
+		d->draw_segment(previous, rim, KL_COLOR_JOINT, d->context);
+		if (i % 4 == 0)
+		{
+			d->draw_segment(pa, rim, KL_COLOR_JOINT, d->context);
+		}
+		previous = rim;
+	}
+}
+
 static void draw_joints(kl_world* world, const kl_debug_draw* d)
 {
 	if (!d->draw_joints || d->draw_segment == NULL)
@@ -146,6 +172,10 @@ static void draw_joints(kl_world* world, const kl_debug_draw* d)
 		d->draw_segment(ta.p, pa, KL_COLOR_JOINT, d->context);
 		d->draw_segment(pa, pb, KL_COLOR_JOINT, d->context);
 		d->draw_segment(tb.p, pb, KL_COLOR_JOINT, d->context);
+		if (joint->def.type == KL_JOINT_SPHERICAL && joint->def.enable_limit && joint->def.cone_angle < GLM_PIf)
+		{
+			draw_cone(joint, ta, pa, tb.p, d);
+		}
 	}
 }
 
