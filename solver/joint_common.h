@@ -266,7 +266,8 @@ static inline const mat3s* kl_point_mass_now(kl_joint_constraint* c, vec3s ra, v
 	return &c->point_mass;
 }
 
-/// An angular row about the unit axis j that turns the bodies about the joint's anchor: its linear
+/// An angular row with Jacobian j (an axis, scaled to the rate it measures) that turns the bodies
+/// about the joint's anchor: its linear
 /// part p = −K⁻¹·((I_b·j) × r_b + (I_a·j) × r_a) per unit of impulse cancels what the torque does
 /// to the ball row's velocity, so the row moves the bodies with the inertia about the anchor (the
 /// Schur complement) instead of spinning a light body about its own centre for the ball row to

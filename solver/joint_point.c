@@ -7,8 +7,9 @@
 // Rotation lock: C = rotation vector of conj(q_a)·q_b in world, Cdot = w_b − w_a, K = I_a + I_b.
 // Swing cone: θ = angle between the frames' z axes z_a and z_b, θ ≤ cone; with the unit axis
 // n = z_a × z_b / |z_a × z_b|, dθ/dt = n·(w_b − w_a). Twist: the angle about z of the swing–twist
-// split of conj(q_a)·q_b, within [lower, upper]; its row turns about the bisector of z_a and z_b,
-// which changes the swing only to second order.
+// split of conj(q_a)·q_b, within [lower, upper]; it turns about the bisector of z_a and z_b (which
+// changes the swing only to second order) at the bisector's rate over cos(θ/2), so its row's
+// Jacobian is (z_a + z_b) / (1 + z_a·z_b). Near θ = π the twist is undefined and its row is off.
 // SPDX-License-Identifier: MIT
 #include "joint_common.h"
 
@@ -65,12 +66,12 @@ void kl_solve_rotation_lock(kl_joint_constraint* c, kl_joint_velocities* v, cons
 typedef struct cone_rows
 {
 	kl_axial_row swing; ///< about n; unused while the axes are parallel (no swing direction)
-	kl_axial_row twist; ///< about the bisector of z_a and z_b
+	kl_axial_row twist; ///< about the bisector of z_a and z_b; unused without has_twist
 	vec3s swing_axis;
-	vec3s twist_axis;
+	vec3s twist_axis; ///< the twist rate's Jacobian (not unit: 1 / cos(θ/2) along the bisector)
 	float swing_angle;
 	float twist_angle;
-	bool has_swing;
+	bool has_twist;
 } cone_rows;
 
 static cone_rows measure_cone(const kl_joint_constraint* c, const kl_solver_body* ba, const kl_solver_body* bb,
@@ -82,14 +83,17 @@ static cone_rows measure_cone(const kl_joint_constraint* c, const kl_solver_body
 	vec3s zb = kl_rotate(qb, kl_vec3(0.0f, 0.0f, 1.0f));
 	vec3s cross = glms_vec3_cross(za, zb);
 	float sine = glms_vec3_norm(cross);
-	vec3s bisector = glms_vec3_add(za, zb);
-	float length = glms_vec3_norm(bisector);
+	float cosine = glms_vec3_dot(za, zb);
 	cone_rows r;
-	r.has_swing = sine > 1.0e-6f;
-	r.swing_angle = atan2f(sine, glms_vec3_dot(za, zb));
+	r.swing_angle = atan2f(sine, cosine);
 	r.twist_angle = kl_twist_angle(kl_relative_rotation(qa, qb));
-	r.swing_axis = r.has_swing ? glms_vec3_scale(cross, 1.0f / sine) : glms_vec3_zero();
-	r.twist_axis = length > 1.0e-6f ? glms_vec3_scale(bisector, 1.0f / length) : za;
+	// Parallel axes have no swing direction: at θ = 0 the row is far inside any cone and idles;
+	// at θ = π it is far outside, and any axis normal to z_a (frame a's x) turns it back.
+	r.swing_axis = sine > 1.0e-6f ? glms_vec3_scale(cross, 1.0f / sine)
+				 : cosine > 0.0f ? glms_vec3_zero()
+								 : kl_rotate(qa, kl_vec3(1.0f, 0.0f, 0.0f));
+	r.has_twist = 1.0f + cosine > 0.01f; // θ below 172°
+	r.twist_axis = r.has_twist ? glms_vec3_scale(glms_vec3_add(za, zb), 1.0f / (1.0f + cosine)) : glms_vec3_zero();
 	r.swing = kl_coupled_angular_row(c, r.swing_axis, ra, rb);
 	r.twist = kl_coupled_angular_row(c, r.twist_axis, ra, rb);
 	return r;
@@ -104,18 +108,18 @@ static void solve_cone_limits(const kl_solver_step* step, kl_joint_constraint* c
 	c->perp_y = r->swing.n;
 	c->axis = r->twist_axis;
 	c->axial_coupling = r->twist.n;
-	if (c->cone_angle < GLM_PIf && r->has_swing)
+	if (c->cone_angle < GLM_PIf)
 	{
 		float mass = kl_axial_mass(c, r->swing.n, r->swing.ja, r->swing.jb);
 		kl_solve_limit(step, c, &r->swing, mass, v, c->cone_angle - r->swing_angle, -1.0f, &c->cone_impulse, use_bias);
 	}
-	else
+	if (!r->has_twist || (c->lower <= -GLM_PIf && c->upper >= GLM_PIf))
 	{
-		c->cone_impulse = 0.0f; // no swing direction: the axes are parallel, far inside the cone
-	}
-	if (c->lower <= -GLM_PIf && c->upper >= GLM_PIf)
-	{
-		return; // the twist is free (a full turn wraps, so the bounds are never reached)
+		// Swung nearly half a turn the twist has no meaning; a free twist wraps and never reaches
+		// its bounds.
+		c->lower_impulse = 0.0f;
+		c->upper_impulse = 0.0f;
+		return;
 	}
 	float mass = kl_axial_mass(c, r->twist.n, r->twist.ja, r->twist.jb);
 	kl_solve_limit(step, c, &r->twist, mass, v, r->twist_angle - c->lower, 1.0f, &c->lower_impulse, use_bias);

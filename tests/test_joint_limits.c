@@ -127,6 +127,51 @@ static void test_twist_limits(void** state)
 	}
 }
 
+// Swung far, the twist turns faster than the bisector it turns about (by 1 / cos(swing / 2)): a
+// rod whose frames start pointing exactly opposite (swing π) is turned back into a 2.6 rad cone,
+// then spun about its own axis into its twist bounds. A twist row on the unit bisector let it
+// through by up to 0.023 rad (a helper's measurement at 10 rad/s).
+static void test_twist_limits_when_swung(void** state)
+{
+	(void)state;
+	kl_world_id world = make_world(kl_vec3(0.0f, 0.0f, -G), 1);
+	kl_body_id ground = make_static(world, kl_vec3(0.0f, 0.0f, 0.0f));
+	kl_body_id rod = make_body(world, kl_vec3(0.0f, 0.0f, -0.5f), 2.0f, kl_vec3(0.02f, 0.02f, 0.002f));
+	kl_joint_def jd = kl_default_joint_def(KL_JOINT_SPHERICAL);
+	jd.body_a = ground;
+	jd.body_b = rod;
+	jd.local_frame_b.p = kl_vec3(0.0f, 0.0f, 0.5f);
+	jd.local_frame_b.q = glms_quatv(GLM_PIf, kl_vec3(0.0f, 1.0f, 0.0f)); // z down the rod; frame a's z up
+	jd.enable_limit = true;
+	jd.cone_angle = 2.6f;
+	jd.lower = -0.3f;
+	jd.upper = 0.3f;
+	kl_joint_id joint = make_joint(world, &jd);
+	assert_near(kl_joint_get_swing_angle(joint), GLM_PIf, 1.0e-6f);
+	step(world, 120);
+	float swing = kl_joint_get_swing_angle(joint);
+	assert_near(swing, 2.6f, 0.01f);
+	float widest = 0.0f;
+	for (int turn = 0; turn < 2; ++turn)
+	{
+		vec3s axis = glms_vec3_normalize(kl_body_get_position(rod)); // the anchor is at the origin
+		float spin = turn == 0 ? 10.0f : -10.0f;
+		assert_int_equal(kl_body_set_angular_velocity(rod, glms_vec3_scale(axis, spin)), KL_OK);
+		for (int i = 0; i < 60; ++i)
+		{
+			step(world, 1);
+			widest = fmaxf(widest, fabsf(kl_joint_get_angle(joint)));
+			swing = fmaxf(swing, kl_joint_get_swing_angle(joint));
+		}
+	}
+	print_message("swung to the 2.6 rad cone from pi, spun at 10 rad/s both ways: widest twist %.4f rad (bound "
+				  "0.3), widest swing %.4f\n",
+				  widest, swing);
+	assert_true(widest > 0.29f && widest < 0.3f + 0.003f);
+	assert_true(swing < 2.6f + 0.01f);
+	kl_destroy_world(world);
+}
+
 // Setters change the cone and the twist range at run time (and wake the bodies); bad values and
 // joints without the feature are refused, and the joint keeps what it had.
 static void test_limit_setters(void** state)
@@ -184,26 +229,41 @@ static void test_limit_setters(void** state)
 	bad.enable_limit = false;
 	assert_true(KL_IS_NULL(kl_create_joint(world, &bad)));
 	assert_int_equal(kl_body_get_joint_count(other), 1);
+	// A cone stored with the limit off is checked when the limit is switched on.
+	bad.cone_angle = 5.0f;
+	kl_joint_id unlimited = make_joint(world, &bad);
+	assert_int_equal(kl_joint_enable_limit(unlimited, true), KL_ERR_INVALID_ARGUMENT);
+	assert_false(kl_joint_get_def(unlimited).enable_limit);
+	assert_int_equal(kl_joint_set_cone_angle(unlimited, 0.5f), KL_OK);
+	assert_int_equal(kl_joint_enable_limit(unlimited, true), KL_OK);
 	kl_destroy_world(world);
 }
 
-/// Five limited pendulums pushed around; returns the world's transform hash.
+/// Forty chains of five rods on limited spherical joints (200 joints: enough for the solver to
+/// split each colour over the workers), pushed around; returns the world's transform hash.
 static uint32_t limited_hash(int workers)
 {
 	kl_world_id world = make_world(kl_vec3(0.0f, 0.0f, -G), workers);
 	kl_body_id ground = make_static(world, kl_vec3(0.0f, 0.0f, 0.0f));
-	for (int i = 0; i < 5; ++i)
+	for (int chain = 0; chain < 40; ++chain)
 	{
-		kl_body_id rod = make_body(world, kl_vec3((float)i, 0.0f, -0.5f), 1.0f, kl_vec3(0.03f, 0.03f, 0.004f));
-		kl_joint_def jd = kl_joint_def_from_world(KL_JOINT_SPHERICAL, ground, rod, kl_vec3((float)i, 0.0f, 0.0f),
-												 kl_vec3(0.0f, 0.0f, -1.0f));
-		jd.enable_limit = true;
-		jd.cone_angle = 0.2f + 0.1f * (float)i;
-		jd.lower = -0.3f;
-		jd.upper = 0.3f;
-		make_joint(world, &jd);
-		assert_int_equal(kl_body_set_linear_velocity(rod, kl_vec3(1.0f, 0.5f * (float)i, 0.0f)), KL_OK);
-		assert_int_equal(kl_body_set_angular_velocity(rod, kl_vec3(0.0f, 0.0f, 2.0f - (float)i)), KL_OK);
+		kl_body_id previous = ground;
+		float x = (float)chain;
+		for (int i = 0; i < 5; ++i)
+		{
+			kl_body_id rod = make_body(world, kl_vec3(x, 0.0f, -0.5f - (float)i), 1.0f, kl_vec3(0.03f, 0.03f, 0.004f));
+			kl_joint_def jd = kl_joint_def_from_world(KL_JOINT_SPHERICAL, previous, rod, kl_vec3(x, 0.0f, -(float)i),
+													 kl_vec3(0.0f, 0.0f, -1.0f));
+			jd.enable_limit = true;
+			jd.cone_angle = 0.2f + 0.1f * (float)i;
+			jd.lower = -0.3f;
+			jd.upper = 0.3f;
+			make_joint(world, &jd);
+			float push = (float)((chain * 7 + i * 3) % 5) - 2.0f;
+			assert_int_equal(kl_body_set_linear_velocity(rod, kl_vec3(push, 0.5f * (float)i, 0.0f)), KL_OK);
+			assert_int_equal(kl_body_set_angular_velocity(rod, kl_vec3(0.0f, 0.0f, 2.0f - push)), KL_OK);
+			previous = rod;
+		}
 	}
 	step(world, 120);
 	uint32_t hash = kl_world_hash_transforms(world);
@@ -226,6 +286,7 @@ int main(void)
 		cmocka_unit_test(test_cone_stops_swing),
 		cmocka_unit_test(test_cone_holds_load),
 		cmocka_unit_test(test_twist_limits),
+		cmocka_unit_test(test_twist_limits_when_swung),
 		cmocka_unit_test(test_limit_setters),
 		cmocka_unit_test(test_limits_determinism),
 	};

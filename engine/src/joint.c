@@ -432,9 +432,10 @@ kl_result kl_joint_enable_limit(kl_joint_id id, bool enable)
 		return kl_fail(KL_ERR_INVALID_ARGUMENT, "joint limits lower %g > upper %g", joint->def.lower, joint->def.upper);
 	}
 	if (enable && joint->def.type == KL_JOINT_SPHERICAL &&
-		(joint->def.lower < -GLM_PIf || joint->def.upper > GLM_PIf || !(joint->def.cone_angle > 0.0f)))
+		(joint->def.lower < -GLM_PIf || joint->def.upper > GLM_PIf ||
+		 !(joint->def.cone_angle > 0.0f && joint->def.cone_angle <= GLM_PIf)))
 	{
-		return kl_fail(KL_ERR_INVALID_ARGUMENT, "spherical limits need twist within [-pi, pi] and a cone angle > 0");
+		return kl_fail(KL_ERR_INVALID_ARGUMENT, "spherical limits need twist within [-pi, pi] and a cone angle in (0, pi]");
 	}
 	if (joint->def.enable_limit != enable)
 	{
