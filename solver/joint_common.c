@@ -112,7 +112,6 @@ void kl_prepare_joint(const kl_solver_step* step, int joint_slot, int index_a, i
 			kl_point_mass_now(c, c->frame_a.p, c->frame_b.p, true);
 			break;
 		case KL_JOINT_FIXED:
-			c->angular_mass = kl_invert_sym3(kl_mat3_add(c->inv_inertia_a, c->inv_inertia_b));
 			kl_point_mass_now(c, c->frame_a.p, c->frame_b.p, true);
 			break;
 		case KL_JOINT_TARGET:
@@ -280,11 +279,12 @@ static void joint_force_torque(const kl_joint_constraint* c, vec3s* force, vec3s
 			f = c->linear_impulse;
 			break;
 		case KL_JOINT_FIXED:
-			f = c->linear_impulse;
+			f = glms_vec3_add(c->linear_impulse, c->anchored_linear);
 			t = c->angular_impulse;
 			break;
 		case KL_JOINT_REVOLUTE:
-			f = glms_vec3_add(c->linear_impulse, glms_vec3_scale(c->axial_coupling, axial));
+			f = glms_vec3_add(c->linear_impulse, c->anchored_linear);
+			f = glms_vec3_add(f, glms_vec3_scale(c->axial_coupling, axial));
 			t = glms_vec3_add(glms_vec3_scale(c->perp_x, c->angular_impulse.x),
 							  glms_vec3_scale(c->perp_y, c->angular_impulse.y));
 			t = glms_vec3_add(t, glms_vec3_scale(c->axis, axial));
@@ -292,6 +292,7 @@ static void joint_force_torque(const kl_joint_constraint* c, vec3s* force, vec3s
 		case KL_JOINT_PRISMATIC:
 			f = glms_vec3_add(glms_vec3_scale(c->perp_x, c->linear_impulse.x),
 							  glms_vec3_scale(c->perp_y, c->linear_impulse.y));
+			f = glms_vec3_add(f, c->anchored_linear);
 			f = glms_vec3_add(f, glms_vec3_scale(c->axis, axial));
 			t = glms_vec3_add(c->angular_impulse, glms_vec3_scale(c->axial_coupling, axial));
 			break;

@@ -128,14 +128,29 @@ KL_JOINT_INLINE void kl_add_point_inertia(float k[6], vec3s r, const mat3s* iner
 	k[5] += x * b2[2] - z * b2[0];
 }
 
-/// K⁻¹ of the ball row with anchors ra, rb: K = (ma + mb)·E − skew(ra)·Ia·skew(ra) −
-/// skew(rb)·Ib·skew(rb), inverted by cofactors; zero when singular.
-KL_JOINT_INLINE mat3s kl_point_mass(const kl_joint_constraint* c, vec3s ra, vec3s rb)
+/// The ball row's mass matrix with anchors ra, rb, K = (ma + mb)·E − skew(ra)·Ia·skew(ra) −
+/// skew(rb)·Ib·skew(rb), as its six entries (xx, yy, zz, xy, xz, yz).
+KL_JOINT_INLINE void kl_point_k(const kl_joint_constraint* c, vec3s ra, vec3s rb, float k[6])
 {
 	float m = c->inv_mass_a + c->inv_mass_b;
-	float k[6] = {m, m, m, 0.0f, 0.0f, 0.0f};
+	k[0] = k[1] = k[2] = m;
+	k[3] = k[4] = k[5] = 0.0f;
 	kl_add_point_inertia(k, ra, &c->inv_inertia_a);
 	kl_add_point_inertia(k, rb, &c->inv_inertia_b);
+}
+
+/// The symmetric matrix k (xx, yy, zz, xy, xz, yz) times v.
+KL_JOINT_INLINE vec3s kl_sym6_mulv(const float k[6], vec3s v)
+{
+	return kl_vec3(k[0] * v.x + k[3] * v.y + k[4] * v.z, k[3] * v.x + k[1] * v.y + k[5] * v.z,
+				   k[4] * v.x + k[5] * v.y + k[2] * v.z);
+}
+
+/// K⁻¹ of the ball row with anchors ra, rb (kl_point_k), inverted by cofactors; zero when singular.
+KL_JOINT_INLINE mat3s kl_point_mass(const kl_joint_constraint* c, vec3s ra, vec3s rb)
+{
+	float k[6];
+	kl_point_k(c, ra, rb, k);
 	const float a = k[0], b = k[1], cc = k[2], d = k[3], e = k[4], f = k[5];
 	float xx = b * cc - f * f, yy = a * cc - e * e, zz = a * b - d * d;
 	float xy = e * f - d * cc, xz = d * f - b * e, yz = d * e - a * f;
@@ -287,15 +302,44 @@ KL_JOINT_INLINE kl_axial_row kl_coupled_angular_row(const kl_joint_constraint* c
 	return row;
 }
 
+/// p_b − p_a, the ball row's separation: the step-start anchors plus the bodies' motion since (no
+/// large world coordinates are subtracted).
+KL_JOINT_INLINE vec3s kl_point_separation(const kl_joint_constraint* c, const kl_solver_body* ba,
+										  const kl_solver_body* bb, vec3s ra, vec3s rb)
+{
+	vec3s dp = glms_vec3_sub(bb->delta_position, ba->delta_position);
+	return glms_vec3_add(glms_vec3_add(c->delta_center, dp), glms_vec3_sub(rb, ra));
+}
+
+/// Up to three angular rows that turn the bodies about the anchor, as one block (joint_anchored.c).
+typedef struct kl_anchored_block
+{
+	kl_axial_row rows[3]; ///< kl_coupled_angular_row of each Jacobian
+	mat3s mass;			  ///< inverse of the rows' block mass (the ball row's Schur complement)
+	int count;
+} kl_anchored_block;
+
+/// The block of angular Jacobians j[0..count) at anchors ra, rb (c->point_mass must be current).
+kl_anchored_block kl_anchored_block_make(const kl_joint_constraint* c, const vec3s* j, int count, vec3s ra, vec3s rb);
+/// One pass over the block. angle_error: each row's angle error; separation: the ball row's
+/// (p_b − p_a), added through the couplings; both only read when use_bias is set.
+void kl_anchored_block_solve(const kl_joint_constraint* c, const kl_anchored_block* b, kl_joint_velocities* v,
+							 vec3s angle_error, vec3s separation, kl_softness s, bool use_bias, vec3s* accumulated);
+/// Applies the rows' impulses (warm starting).
+void kl_anchored_block_apply(const kl_joint_constraint* c, const kl_anchored_block* b, kl_joint_velocities* v,
+							 vec3s impulse);
+/// The linear impulse at the anchors that the rows' impulses carry (for the reported force).
+vec3s kl_anchored_block_linear(const kl_anchored_block* b, vec3s impulse);
+/// The rotation lock of fixed and prismatic joints (frames a and b aligned) about the world axes,
+/// anchored at ra, rb, and its error: conj(q_a)·q_b as a world rotation vector.
+kl_anchored_block kl_rotation_lock_block(const kl_joint_constraint* c, const kl_solver_body* ba,
+										 const kl_solver_body* bb, vec3s ra, vec3s rb, vec3s* error);
+
 /// The ball row (3 rows, rigid or soft): anchors ra, rb (current, from the centres of mass), mass
 /// K⁻¹ for those anchors.
 void kl_solve_point_row(const kl_joint_constraint* c, const mat3s* mass, vec3s* accumulated, kl_joint_velocities* v,
 						const kl_solver_body* ba, const kl_solver_body* bb, vec3s ra, vec3s rb, kl_softness s,
 						bool use_bias);
-/// The rotation lock (3 rows) that aligns frames a and b; accumulates into c->angular_impulse.
-void kl_solve_rotation_lock(kl_joint_constraint* c, kl_joint_velocities* v, const kl_solver_body* ba,
-							const kl_solver_body* bb, kl_softness s, bool use_bias);
-
 // Per-type functions (joint_*.c).
 void kl_prepare_revolute(const kl_solver_step* step, kl_joint_constraint* c);
 void kl_warm_start_revolute(const kl_solver_step* step, kl_joint_constraint* c);

@@ -13,9 +13,8 @@
 // SPDX-License-Identifier: MIT
 #include "joint_common.h"
 
-/// The ball row shared by spherical, fixed and revolute joints. The separation is measured from the
-/// step-start anchors plus the bodies' motion since (no large world coordinates are subtracted).
-/// `mass` is K⁻¹ for the anchors ra, rb (kl_point_mass_now).
+/// The ball row shared by spherical, fixed and revolute joints. `mass` is K⁻¹ for the anchors ra,
+/// rb (kl_point_mass_now).
 void kl_solve_point_row(const kl_joint_constraint* c, const mat3s* mass, vec3s* accumulated, kl_joint_velocities* v,
 						const kl_solver_body* ba, const kl_solver_body* bb, vec3s ra, vec3s rb, kl_softness s,
 						bool use_bias)
@@ -26,8 +25,7 @@ void kl_solve_point_row(const kl_joint_constraint* c, const mat3s* mass, vec3s* 
 	float impulse_scale = 0.0f;
 	if (use_bias)
 	{
-		vec3s dp = glms_vec3_sub(bb->delta_position, ba->delta_position);
-		vec3s separation = glms_vec3_add(glms_vec3_add(c->delta_center, dp), glms_vec3_sub(rb, ra));
+		vec3s separation = kl_point_separation(c, ba, bb, ra, rb);
 		cdot = glms_vec3_add(cdot, glms_vec3_scale(separation, s.bias_rate));
 		mass_scale = s.mass_scale;
 		impulse_scale = s.impulse_scale;
@@ -36,29 +34,6 @@ void kl_solve_point_row(const kl_joint_constraint* c, const mat3s* mass, vec3s* 
 	vec3s impulse = glms_vec3_sub(glms_vec3_scale(x, -mass_scale), glms_vec3_scale(*accumulated, impulse_scale));
 	*accumulated = glms_vec3_add(*accumulated, impulse);
 	kl_joint_apply_linear(c, v, ra, rb, impulse);
-}
-
-/// The three-row rotation lock shared by fixed and prismatic joints (frames a and b aligned).
-void kl_solve_rotation_lock(kl_joint_constraint* c, kl_joint_velocities* v, const kl_solver_body* ba,
-							const kl_solver_body* bb, kl_softness s, bool use_bias)
-{
-	vec3s cdot = glms_vec3_sub(v->wb, v->wa);
-	float mass_scale = 1.0f;
-	float impulse_scale = 0.0f;
-	if (use_bias)
-	{
-		versors qa = glms_quat_mul(ba->delta_rotation, c->frame_a.q);
-		versors qb = glms_quat_mul(bb->delta_rotation, c->frame_b.q);
-		vec3s error = kl_rotate(qa, kl_rotation_vector(kl_relative_rotation(qa, qb)));
-		cdot = glms_vec3_add(cdot, glms_vec3_scale(error, s.bias_rate));
-		mass_scale = s.mass_scale;
-		impulse_scale = s.impulse_scale;
-	}
-	vec3s x = glms_mat3_mulv(c->angular_mass, cdot);
-	vec3s impulse =
-		glms_vec3_sub(glms_vec3_scale(x, -mass_scale), glms_vec3_scale(c->angular_impulse, impulse_scale));
-	c->angular_impulse = glms_vec3_add(c->angular_impulse, impulse);
-	kl_joint_apply_angular(c, v, impulse);
 }
 
 /// The spherical joint's limit rows for the current frames, each turning the bodies about the
@@ -136,7 +111,9 @@ void kl_warm_start_point(const kl_solver_step* step, kl_joint_constraint* c)
 	kl_joint_apply_linear(c, &v, ra, rb, c->linear_impulse);
 	if (c->type == KL_JOINT_FIXED)
 	{
-		kl_joint_apply_angular(c, &v, c->angular_impulse);
+		vec3s error;
+		kl_anchored_block lock = kl_rotation_lock_block(c, ba, bb, ra, rb, &error);
+		kl_anchored_block_apply(c, &lock, &v, c->angular_impulse);
 	}
 	else if (c->type == KL_JOINT_SPHERICAL && c->enable_limit)
 	{
@@ -172,10 +149,14 @@ void kl_solve_fixed(const kl_solver_step* step, kl_joint_constraint* c, bool use
 	kl_joint_velocities v = kl_joint_load(step, c);
 	// A spring makes a soft weld whose stiffness is physical, so it keeps its bias when relaxing.
 	bool bias = use_bias || c->enable_spring;
-	kl_solve_rotation_lock(c, &v, ba, bb, c->spring_softness, bias);
 	vec3s ra = kl_rotate(ba->delta_rotation, c->frame_a.p);
 	vec3s rb = kl_rotate(bb->delta_rotation, c->frame_b.p);
 	const mat3s* mass = kl_point_mass_now(c, ra, rb, !use_bias);
+	vec3s error;
+	kl_anchored_block lock = kl_rotation_lock_block(c, ba, bb, ra, rb, &error);
+	vec3s separation = kl_point_separation(c, ba, bb, ra, rb);
+	kl_anchored_block_solve(c, &lock, &v, error, separation, c->spring_softness, bias, &c->angular_impulse);
+	c->anchored_linear = kl_anchored_block_linear(&lock, c->angular_impulse);
 	kl_solve_point_row(c, mass, &c->linear_impulse, &v, ba, bb, ra, rb, c->spring_softness, bias);
 	kl_joint_store(step, c, &v);
 }

@@ -60,6 +60,35 @@ static void update_axial_row(kl_joint_constraint* c, const slide_geometry* g)
 	c->axial_mass = kl_axial_mass(c, row.n, row.ja, row.jb);
 }
 
+/// The slide-normal rows' K⁻¹ as a world operator, N·(Nᵀ·K·N)⁻¹·Nᵀ with N = (n_x, n_y) and K the
+/// ball row's mass matrix at the slide's anchors, kept in c->point_mass so that the rotation lock
+/// turns the bodies about the slide (kl_anchored_block_make). Prepared, then refreshed by each
+/// relax pass.
+static void update_slide_mass(kl_joint_constraint* c, const slide_geometry* g)
+{
+	float k[6];
+	kl_point_k(c, g->arm_a, g->rb, k);
+	vec3s kx = kl_sym6_mulv(k, g->nx);
+	vec3s ky = kl_sym6_mulv(k, g->ny);
+	float a = glms_vec3_dot(g->nx, kx), b = glms_vec3_dot(g->nx, ky), d = glms_vec3_dot(g->ny, ky);
+	float det = a * d - b * b;
+	c->point_mass = glms_mat3_zero();
+	if (det == 0.0f)
+	{
+		return; // neither side can move
+	}
+	float s = 1.0f / det;
+	for (int col = 0; col < 3; ++col)
+	{
+		for (int row = 0; row < 3; ++row)
+		{
+			float xx = g->nx.raw[row] * g->nx.raw[col], yy = g->ny.raw[row] * g->ny.raw[col];
+			float xy = g->nx.raw[row] * g->ny.raw[col] + g->ny.raw[row] * g->nx.raw[col];
+			c->point_mass.raw[col][row] = s * (d * xx - b * xy + a * yy);
+		}
+	}
+}
+
 void kl_prepare_prismatic(const kl_solver_step* step, kl_joint_constraint* c)
 {
 	(void)step;
@@ -69,6 +98,7 @@ void kl_prepare_prismatic(const kl_solver_step* step, kl_joint_constraint* c)
 	c->perp_y = g.ny;
 	c->angular_mass = kl_invert_sym3(kl_mat3_add(c->inv_inertia_a, c->inv_inertia_b));
 	update_axial_row(c, &g);
+	update_slide_mass(c, &g);
 }
 
 void kl_warm_start_prismatic(const kl_solver_step* step, kl_joint_constraint* c)
@@ -81,7 +111,10 @@ void kl_warm_start_prismatic(const kl_solver_step* step, kl_joint_constraint* c)
 	float axial = kl_axial_impulse(c);
 	p = glms_vec3_add(p, glms_vec3_scale(g.axis, axial));
 	kl_joint_apply_linear(c, &v, g.arm_a, g.rb, p);
-	kl_joint_apply_angular(c, &v, glms_vec3_add(c->angular_impulse, glms_vec3_scale(c->axial_coupling, axial)));
+	kl_joint_apply_angular(c, &v, glms_vec3_scale(c->axial_coupling, axial));
+	vec3s error;
+	kl_anchored_block lock = kl_rotation_lock_block(c, ba, bb, g.arm_a, g.rb, &error);
+	kl_anchored_block_apply(c, &lock, &v, c->angular_impulse);
 	kl_joint_store(step, c, &v);
 }
 
@@ -140,13 +173,17 @@ void kl_solve_prismatic(const kl_solver_step* step, kl_joint_constraint* c, bool
 	if (!use_bias)
 	{
 		update_axial_row(c, &g);
+		update_slide_mass(c, &g);
 	}
 	if (c->enable_spring || c->enable_motor || c->enable_limit)
 	{
 		kl_axial_row row = axial_row(c, &g);
 		kl_solve_axial(step, c, &row, &v, use_bias);
 	}
-	kl_solve_rotation_lock(c, &v, ba, bb, c->softness, use_bias);
+	vec3s error;
+	kl_anchored_block lock = kl_rotation_lock_block(c, ba, bb, g.arm_a, g.rb, &error);
+	kl_anchored_block_solve(c, &lock, &v, error, g.d, c->softness, use_bias, &c->angular_impulse);
+	c->anchored_linear = kl_anchored_block_linear(&lock, c->angular_impulse);
 	solve_slide_normals(c, &v, &g, use_bias);
 	kl_joint_store(step, c, &v);
 }

@@ -75,64 +75,43 @@ void kl_prepare_revolute(const kl_solver_step* step, kl_joint_constraint* c)
 	hinge_rows(c->frame_a.q, c->frame_b.q, &c->perp_x, &c->perp_y, &cx, &cy);
 }
 
+/// The two hinge-alignment rows for pose g, anchored (kl_anchored_block_make); their angular
+/// Jacobians (the rows' pure couples) go to j, their angle errors to *error.
+static kl_anchored_block hinge_block(const kl_joint_constraint* c, const hinge_pose* g, vec3s j[2], vec3s* error)
+{
+	hinge_rows(g->qa, g->qb, &j[0], &j[1], &error->x, &error->y);
+	error->z = 0.0f;
+	return kl_anchored_block_make(c, j, 2, g->ra, g->rb);
+}
+
 void kl_warm_start_revolute(const kl_solver_step* step, kl_joint_constraint* c)
 {
 	const kl_solver_body* ba = kl_joint_body(step, c->index_a);
 	const kl_solver_body* bb = kl_joint_body(step, c->index_b);
 	kl_joint_velocities v = kl_joint_load(step, c);
 	hinge_pose g = measure(c, ba, bb);
-	vec3s jx, jy;
-	float cx, cy;
-	hinge_rows(g.qa, g.qb, &jx, &jy, &cx, &cy);
-	vec3s angular = glms_vec3_add(glms_vec3_scale(jx, c->angular_impulse.x), glms_vec3_scale(jy, c->angular_impulse.y));
+	vec3s j[2], error;
+	kl_anchored_block block = hinge_block(c, &g, j, &error);
+	kl_anchored_block_apply(c, &block, &v, c->angular_impulse);
 	float axial = kl_axial_impulse(c);
-	angular = glms_vec3_add(angular, glms_vec3_scale(c->axis, axial));
 	vec3s linear = glms_vec3_add(c->linear_impulse, glms_vec3_scale(c->axial_coupling, axial));
 	kl_joint_apply_linear(c, &v, g.ra, g.rb, linear);
-	kl_joint_apply_angular(c, &v, angular);
+	kl_joint_apply_angular(c, &v, glms_vec3_scale(c->axis, axial));
 	kl_joint_store(step, c, &v);
 }
 
-/// The two angular rows that keep the hinge axes parallel, solved as one 2×2 block.
-static void solve_hinge_alignment(kl_joint_constraint* c, kl_joint_velocities* v, versors qa, versors qb,
-								  bool use_bias)
+/// The two angular rows that keep the hinge axes parallel, solved as one block that turns the
+/// bodies about the anchor (joint_anchored.c).
+static void solve_hinge_alignment(const kl_solver_body* ba, const kl_solver_body* bb, kl_joint_constraint* c,
+								  kl_joint_velocities* v, const hinge_pose* g, bool use_bias)
 {
-	vec3s jx, jy;
-	float cx, cy;
-	hinge_rows(qa, qb, &jx, &jy, &cx, &cy);
-	c->perp_x = jx;
-	c->perp_y = jy;
-	mat3s k = kl_mat3_add(c->inv_inertia_a, c->inv_inertia_b);
-	vec3s kjx = glms_mat3_mulv(k, jx);
-	vec3s kjy = glms_mat3_mulv(k, jy);
-	float kxx = glms_vec3_dot(jx, kjx);
-	float kyy = glms_vec3_dot(jy, kjy);
-	float kxy = glms_vec3_dot(jx, kjy);
-	float det = kxx * kyy - kxy * kxy;
-	if (det == 0.0f)
-	{
-		return; // neither side can rotate
-	}
-	vec3s dw = glms_vec3_sub(v->wb, v->wa);
-	float bx = glms_vec3_dot(dw, jx);
-	float by = glms_vec3_dot(dw, jy);
-	float mass_scale = 1.0f;
-	float impulse_scale = 0.0f;
-	if (use_bias)
-	{
-		bx += c->softness.bias_rate * cx;
-		by += c->softness.bias_rate * cy;
-		mass_scale = c->softness.mass_scale;
-		impulse_scale = c->softness.impulse_scale;
-	}
-	float inv = 1.0f / det;
-	float x = (kyy * bx - kxy * by) * inv;
-	float y = (kxx * by - kxy * bx) * inv;
-	float ix = -mass_scale * x - impulse_scale * c->angular_impulse.x;
-	float iy = -mass_scale * y - impulse_scale * c->angular_impulse.y;
-	c->angular_impulse.x += ix;
-	c->angular_impulse.y += iy;
-	kl_joint_apply_angular(c, v, glms_vec3_add(glms_vec3_scale(jx, ix), glms_vec3_scale(jy, iy)));
+	vec3s j[2], error;
+	kl_anchored_block block = hinge_block(c, g, j, &error);
+	c->perp_x = j[0]; // for the reported torque
+	c->perp_y = j[1];
+	vec3s separation = kl_point_separation(c, ba, bb, g->ra, g->rb);
+	kl_anchored_block_solve(c, &block, v, error, separation, c->softness, use_bias, &c->angular_impulse);
+	c->anchored_linear = kl_anchored_block_linear(&block, c->angular_impulse);
 }
 
 void kl_solve_revolute(const kl_solver_step* step, kl_joint_constraint* c, bool use_bias)
@@ -151,7 +130,7 @@ void kl_solve_revolute(const kl_solver_step* step, kl_joint_constraint* c, bool 
 		row.position = kl_twist_angle(kl_relative_rotation(g.qa, g.qb));
 		kl_solve_axial(step, c, &row, &v, use_bias);
 	}
-	solve_hinge_alignment(c, &v, g.qa, g.qb, use_bias);
+	solve_hinge_alignment(ba, bb, c, &v, &g, use_bias);
 	kl_solve_point_row(c, &c->point_mass, &c->linear_impulse, &v, ba, bb, g.ra, g.rb, c->softness, use_bias);
 	kl_joint_store(step, c, &v);
 }

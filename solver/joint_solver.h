@@ -86,11 +86,16 @@ typedef struct kl_joint_constraint
 	/// axial_coupling the twist limit's. Kept from the last solve for the reported force and torque.
 	vec3s perp_x;
 	vec3s perp_y;
+	/// The linear impulse at the anchors that the anchored angular rows (fixed and prismatic: the
+	/// rotation lock; revolute: the hinge alignment) carry with their impulses, from the last solve
+	/// (reported force).
+	vec3s anchored_linear;
 	/// K⁻¹ of the ball row (spherical, fixed, revolute, target) for the anchors as they are now:
 	/// computed when the joint is prepared and again by each relax pass, which runs after the
-	/// positions moved; the next sub-step's warm start and solve see the same anchors.
+	/// positions moved; the next sub-step's warm start and solve see the same anchors. Prismatic:
+	/// the slide-normal rows' K⁻¹ as a world operator on the plane normal to the slide.
 	mat3s point_mass;
-	/// Inverse mass of the rotation lock (fixed, prismatic): (I_a + I_b)⁻¹, constant over the step.
+	/// Prismatic: (I_a + I_b)⁻¹, constant over the step, for the axial row's coupling.
 	mat3s angular_mass;
 } kl_joint_constraint;
 
