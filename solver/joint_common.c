@@ -57,6 +57,7 @@ static void load_impulses(const kl_solver_step* step, const kl_joint* joint, kl_
 	c->lower_impulse = c->enable_limit ? joint->lower_impulse : 0.0f;
 	c->upper_impulse = c->enable_limit ? joint->upper_impulse : 0.0f;
 	c->cone_impulse = c->enable_limit ? joint->cone_impulse : 0.0f;
+	c->motor_angular_impulse = c->enable_motor ? joint->motor_angular_impulse : glms_vec3_zero();
 }
 
 void kl_prepare_joint(const kl_solver_step* step, int joint_slot, int index_a, int index_b, kl_joint_constraint* c)
@@ -94,6 +95,7 @@ void kl_prepare_joint(const kl_solver_step* step, int joint_slot, int index_a, i
 	c->lower = def->lower;
 	c->upper = def->upper;
 	c->cone_angle = def->cone_angle;
+	c->motor_angular_velocity = def->motor_angular_velocity;
 	c->length = def->length;
 	load_impulses(step, joint, c);
 
@@ -270,10 +272,13 @@ static void joint_force_torque(const kl_joint_constraint* c, vec3s* force, vec3s
 	switch (c->type)
 	{
 		case KL_JOINT_SPHERICAL:
-			// The limits' rows carry linear couplings (kl_coupled_angular_row), like the hinge's.
+			// The limits' rows carry linear couplings (kl_coupled_angular_row), like the hinge's; the
+			// spring's and motor's rows are an anchored block.
 			f = glms_vec3_add(c->linear_impulse, glms_vec3_scale(c->perp_y, -c->cone_impulse));
 			f = glms_vec3_add(f, glms_vec3_scale(c->axial_coupling, axial));
+			f = glms_vec3_add(f, c->anchored_linear);
 			t = glms_vec3_add(glms_vec3_scale(c->perp_x, -c->cone_impulse), glms_vec3_scale(c->axis, axial));
+			t = glms_vec3_add(t, glms_vec3_add(c->angular_impulse, c->motor_angular_impulse));
 			break;
 		case KL_JOINT_TARGET:
 			f = c->linear_impulse;
@@ -316,6 +321,7 @@ void kl_store_joint_impulses(const kl_solver_step* step, const kl_joint_constrai
 	joint->lower_impulse = c->lower_impulse;
 	joint->upper_impulse = c->upper_impulse;
 	joint->cone_impulse = c->cone_impulse;
+	joint->motor_angular_impulse = c->motor_angular_impulse;
 
 	// Each sub-step applies the accumulated impulse again (warm starting), so the impulse of one
 	// sub-step over h is the force the joint carried, averaged over that sub-step.
@@ -326,6 +332,10 @@ void kl_store_joint_impulses(const kl_solver_step* step, const kl_joint_constrai
 	if (c->type == KL_JOINT_TARGET)
 	{
 		joint->motor_force = glms_vec3_norm(c->linear_impulse) * step->inv_h;
+	}
+	else if (c->type == KL_JOINT_SPHERICAL)
+	{
+		joint->motor_force = glms_vec3_norm(c->motor_angular_impulse) * step->inv_h;
 	}
 	else
 	{

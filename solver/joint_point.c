@@ -1,6 +1,6 @@
-// Kollide — point joints: spherical (ball, with optional swing cone and twist limits), fixed (weld:
-// point plus rotation lock) and the target (mouse) joint that pulls body b's anchor towards a world
-// point with a limited force.
+// Kollide — point joints: spherical (ball, with an optional angular-velocity motor, a spring towards
+// the frames' alignment, a swing cone and twist limits), fixed (weld: point plus rotation lock) and
+// the target (mouse) joint that pulls body b's anchor towards a world point with a limited force.
 //
 // Point constraint: C = p_b − p_a, Cdot = v_b + w_b × r_b − v_a − w_a × r_a,
 // K = (m_a + m_b)·E − skew(r_a)·I_a·skew(r_a) − skew(r_b)·I_b·skew(r_b).
@@ -101,6 +101,47 @@ static void solve_cone_limits(const kl_solver_step* step, kl_joint_constraint* c
 	kl_solve_limit(step, c, &r->twist, mass, v, c->upper - r->twist_angle, -1.0f, &c->upper_impulse, use_bias);
 }
 
+/// The spherical motor: drives the relative angular velocity to its target (frame a's axes) with
+/// at most the max motor torque, through the anchored rows of lock.
+static void solve_angular_motor(kl_joint_constraint* c, const kl_anchored_block* lock, kl_joint_velocities* v,
+								const kl_solver_body* ba)
+{
+	vec3s target = kl_rotate(glms_quat_mul(ba->delta_rotation, c->frame_a.q), c->motor_angular_velocity);
+	vec3s cdot;
+	for (int k = 0; k < 3; ++k)
+	{
+		cdot.raw[k] = kl_axial_cdot(&lock->rows[k], v) - target.raw[k];
+	}
+	vec3s old = c->motor_angular_impulse;
+	vec3s total = glms_vec3_sub(old, glms_mat3_mulv(lock->mass, cdot));
+	float length = glms_vec3_norm(total);
+	if (length > c->max_motor_impulse)
+	{
+		total = glms_vec3_scale(total, c->max_motor_impulse / length);
+	}
+	c->motor_angular_impulse = total;
+	kl_anchored_block_apply(c, lock, v, glms_vec3_sub(total, old));
+}
+
+/// The spherical joint's motor, then its spring (which turns frame b towards frame a's rotation,
+/// bias on in both passes), on one anchored rotation block.
+static void solve_angular_drives(kl_joint_constraint* c, kl_joint_velocities* v, const kl_solver_body* ba,
+								 const kl_solver_body* bb, vec3s ra, vec3s rb)
+{
+	vec3s error;
+	kl_anchored_block lock = kl_rotation_lock_block(c, ba, bb, ra, rb, &error);
+	if (c->enable_motor)
+	{
+		solve_angular_motor(c, &lock, v, ba);
+	}
+	if (c->enable_spring)
+	{
+		vec3s separation = kl_point_separation(c, ba, bb, ra, rb);
+		kl_anchored_block_solve(c, &lock, v, error, separation, c->spring_softness, true, &c->angular_impulse);
+	}
+	c->anchored_linear = kl_anchored_block_linear(&lock, glms_vec3_add(c->angular_impulse, c->motor_angular_impulse));
+}
+
 void kl_warm_start_point(const kl_solver_step* step, kl_joint_constraint* c)
 {
 	const kl_solver_body* ba = kl_joint_body(step, c->index_a);
@@ -115,11 +156,20 @@ void kl_warm_start_point(const kl_solver_step* step, kl_joint_constraint* c)
 		kl_anchored_block lock = kl_rotation_lock_block(c, ba, bb, ra, rb, &error);
 		kl_anchored_block_apply(c, &lock, &v, c->angular_impulse);
 	}
-	else if (c->type == KL_JOINT_SPHERICAL && c->enable_limit)
+	else if (c->type == KL_JOINT_SPHERICAL)
 	{
-		cone_rows r = measure_cone(c, ba, bb, ra, rb);
-		kl_axial_apply(c, &r.swing, &v, -c->cone_impulse);
-		kl_axial_apply(c, &r.twist, &v, c->lower_impulse - c->upper_impulse);
+		if (c->enable_limit)
+		{
+			cone_rows r = measure_cone(c, ba, bb, ra, rb);
+			kl_axial_apply(c, &r.swing, &v, -c->cone_impulse);
+			kl_axial_apply(c, &r.twist, &v, c->lower_impulse - c->upper_impulse);
+		}
+		if (c->enable_motor || c->enable_spring)
+		{
+			vec3s error;
+			kl_anchored_block lock = kl_rotation_lock_block(c, ba, bb, ra, rb, &error);
+			kl_anchored_block_apply(c, &lock, &v, glms_vec3_add(c->angular_impulse, c->motor_angular_impulse));
+		}
 	}
 	kl_joint_store(step, c, &v);
 }
@@ -133,6 +183,10 @@ void kl_solve_spherical(const kl_solver_step* step, kl_joint_constraint* c, bool
 	vec3s ra = kl_rotate(ba->delta_rotation, c->frame_a.p);
 	vec3s rb = kl_rotate(bb->delta_rotation, c->frame_b.p);
 	const mat3s* mass = kl_point_mass_now(c, ra, rb, !use_bias);
+	if (c->enable_motor || c->enable_spring)
+	{
+		solve_angular_drives(c, &v, ba, bb, ra, rb);
+	}
 	if (c->enable_limit)
 	{
 		cone_rows r = measure_cone(c, ba, bb, ra, rb);

@@ -54,6 +54,10 @@ typedef struct kl_joint_constraint
 	float upper_impulse;
 	float cone_impulse; ///< spherical: swing cone limit
 	float cone_angle;
+	/// Spherical motor: accumulated angular impulse (world) and target relative angular velocity
+	/// (frame a's axes). The spherical spring accumulates into angular_impulse.
+	vec3s motor_angular_impulse;
+	vec3s motor_angular_velocity;
 
 	// Axial drive (revolute, prismatic, distance; target joint uses max_motor_impulse). Springs pull
 	// to coordinate 0 (distance: `length`); a position motor is a soft constraint at the joint

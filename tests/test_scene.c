@@ -374,10 +374,15 @@ static kl_world_id build_rich_world(void)
 	jd = kl_joint_def_from_world(KL_JOINT_SPHERICAL, mover, unnamed, kl_vec3(0, 0, 6), kl_vec3(0, 0, 1));
 	assert_true(KL_IS_NON_NULL(kl_create_joint(world, &jd)));
 	jd = kl_joint_def_from_world(KL_JOINT_SPHERICAL, twin1, unnamed, kl_vec3(0, 1, 6), kl_vec3(0, 0, 1));
-	jd.enable_limit = true; // swing cone and twist range
+	jd.enable_limit = true; // swing cone and twist range, an angular motor and a spring
 	jd.cone_angle = 0.7f;
 	jd.lower = -0.25f;
 	jd.upper = 0.5f;
+	jd.enable_motor = true;
+	jd.max_motor_force = 3.0f;
+	jd.motor_angular_velocity = kl_vec3(0.25f, -0.5f, 1.0f);
+	jd.enable_spring = true;
+	jd.spring_hertz = 2.5f;
 	assert_true(KL_IS_NON_NULL(kl_create_joint(world, &jd)));
 	jd = kl_joint_def_from_world(KL_JOINT_FIXED, floor, unnamed, kl_vec3(0, 0, 1), kl_vec3(0, 0, -1));
 	jd.length = 2.0f;
@@ -548,6 +553,7 @@ static void compare_joints(kl_world_id wx, kl_joint_id x, kl_world_id wy, kl_joi
 	assert_same(a.lower, b.lower);
 	assert_same(a.upper, b.upper);
 	assert_same(a.cone_angle, b.cone_angle);
+	assert_same(a.motor_angular_velocity, b.motor_angular_velocity);
 	assert_int_equal(a.enable_motor, b.enable_motor);
 	assert_int_equal(a.motor_mode, b.motor_mode);
 	assert_same(a.motor_speed, b.motor_speed);

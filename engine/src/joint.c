@@ -70,9 +70,14 @@ static kl_result validate_joint_def(const kl_joint_def* def)
 		return kl_fail(KL_ERR_INVALID_ARGUMENT, "spherical twist limits [%g, %g] must lie within [-pi, pi]",
 					   def->lower, def->upper);
 	}
-	if (!isfinite(def->motor_speed) || !isfinite(def->motor_target) || !non_negative(def->max_motor_force))
+	if (!isfinite(def->motor_speed) || !isfinite(def->motor_target) || !non_negative(def->max_motor_force) ||
+		!kl_vec3_is_finite(def->motor_angular_velocity))
 	{
 		return kl_fail(KL_ERR_INVALID_ARGUMENT, "joint motor values must be finite, max force >= 0");
+	}
+	if (def->type == KL_JOINT_SPHERICAL && def->enable_motor && def->motor_mode != KL_MOTOR_VELOCITY)
+	{
+		return kl_fail(KL_ERR_UNSUPPORTED, "spherical joint motors drive an angular velocity only");
 	}
 	if (!non_negative(def->spring_hertz) || !non_negative(def->spring_damping_ratio) || !non_negative(def->length))
 	{
@@ -352,18 +357,24 @@ static kl_result end_change(kl_world* world, const kl_joint* joint)
 #define KL_SPRING_JOINTS (KL_AXIAL_JOINTS | (1u << KL_JOINT_FIXED) | (1u << KL_JOINT_TARGET))
 #define KL_FORCE_JOINTS (KL_AXIAL_JOINTS | (1u << KL_JOINT_TARGET))
 #define KL_LIMIT_JOINTS (KL_AXIAL_JOINTS | (1u << KL_JOINT_SPHERICAL))
+#define KL_MOTOR_JOINTS (KL_AXIAL_JOINTS | (1u << KL_JOINT_SPHERICAL))
 
 kl_result kl_joint_enable_motor(kl_joint_id id, bool enable)
 {
 	kl_world* world = NULL;
-	kl_joint* joint = begin_change(id, &world, KL_AXIAL_JOINTS, "motor");
+	kl_joint* joint = begin_change(id, &world, KL_MOTOR_JOINTS, "motor");
 	if (joint == NULL)
 	{
 		return kl_last_error_code(); // set by begin_change
 	}
+	if (enable && joint->def.type == KL_JOINT_SPHERICAL && joint->def.motor_mode != KL_MOTOR_VELOCITY)
+	{
+		return kl_fail(KL_ERR_UNSUPPORTED, "spherical joint motors drive an angular velocity only");
+	}
 	if (joint->def.enable_motor != enable)
 	{
 		joint->motor_impulse = 0.0f;
+		joint->motor_angular_impulse = glms_vec3_zero();
 	}
 	joint->def.enable_motor = enable;
 	return end_change(world, joint);
@@ -410,7 +421,7 @@ kl_result kl_joint_set_max_motor_force(kl_joint_id id, float force)
 		return kl_fail(KL_ERR_INVALID_ARGUMENT, "max motor force %g must be finite and >= 0", force);
 	}
 	kl_world* world = NULL;
-	kl_joint* joint = begin_change(id, &world, KL_FORCE_JOINTS, "motor force");
+	kl_joint* joint = begin_change(id, &world, KL_FORCE_JOINTS | (1u << KL_JOINT_SPHERICAL), "motor force");
 	if (joint == NULL)
 	{
 		return kl_last_error_code(); // set by begin_change
@@ -492,7 +503,8 @@ kl_result kl_joint_set_cone_angle(kl_joint_id id, float angle)
 kl_result kl_joint_enable_spring(kl_joint_id id, bool enable)
 {
 	kl_world* world = NULL;
-	kl_joint* joint = begin_change(id, &world, KL_AXIAL_JOINTS | (1u << KL_JOINT_FIXED), "spring");
+	kl_joint* joint = begin_change(id, &world, KL_AXIAL_JOINTS | (1u << KL_JOINT_FIXED) | (1u << KL_JOINT_SPHERICAL),
+								   "spring");
 	if (joint == NULL)
 	{
 		return kl_last_error_code(); // set by begin_change
@@ -501,6 +513,10 @@ kl_result kl_joint_enable_spring(kl_joint_id id, bool enable)
 	{
 		joint->spring_impulse = 0.0f;
 		joint->linear_impulse = glms_vec3_zero(); // distance: the rigid row comes and goes with the spring
+		if (joint->def.type == KL_JOINT_SPHERICAL)
+		{
+			joint->angular_impulse = glms_vec3_zero(); // the spherical spring's rows
+		}
 	}
 	joint->def.enable_spring = enable;
 	return end_change(world, joint);
@@ -514,13 +530,30 @@ kl_result kl_joint_set_spring(kl_joint_id id, float hertz, float damping_ratio)
 					   damping_ratio);
 	}
 	kl_world* world = NULL;
-	kl_joint* joint = begin_change(id, &world, KL_SPRING_JOINTS, "spring");
+	kl_joint* joint = begin_change(id, &world, KL_SPRING_JOINTS | (1u << KL_JOINT_SPHERICAL), "spring");
 	if (joint == NULL)
 	{
 		return kl_last_error_code(); // set by begin_change
 	}
 	joint->def.spring_hertz = hertz;
 	joint->def.spring_damping_ratio = damping_ratio;
+	return end_change(world, joint);
+}
+
+kl_result kl_joint_set_motor_angular_velocity(kl_joint_id id, vec3s velocity)
+{
+	if (!kl_vec3_is_finite(velocity))
+	{
+		return kl_fail(KL_ERR_INVALID_ARGUMENT, "motor angular velocity (%g, %g, %g) must be finite", velocity.x,
+					   velocity.y, velocity.z);
+	}
+	kl_world* world = NULL;
+	kl_joint* joint = begin_change(id, &world, 1u << KL_JOINT_SPHERICAL, "angular velocity motor");
+	if (joint == NULL)
+	{
+		return kl_last_error_code(); // set by begin_change
+	}
+	joint->def.motor_angular_velocity = velocity;
 	return end_change(world, joint);
 }
 

@@ -26,7 +26,8 @@ typedef struct kl_joint
 	float motor_impulse;
 	float lower_impulse;
 	float upper_impulse;
-	float cone_impulse; ///< spherical joints' swing limit
+	float cone_impulse;			///< spherical joints' swing limit
+	vec3s motor_angular_impulse; ///< spherical joints' motor
 	float motor_force; ///< N or N·m, last step (target joint: the pulling force's magnitude)
 	vec3s target;	   ///< KL_JOINT_TARGET: the world point body b's anchor is pulled to
 } kl_joint;

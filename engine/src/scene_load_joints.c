@@ -185,7 +185,7 @@ static bool read_joint_frames(kl_json_reader* r, const cJSON* object, kl_joint_d
 // Limits, motors and springs
 
 static const char* const k_limit_keys[] = {"enabled", "lower", "upper", "cone_angle"};
-static const char* const k_motor_keys[] = {"enabled", "mode", "speed", "target", "max_force"};
+static const char* const k_motor_keys[] = {"enabled", "mode", "speed", "target", "max_force", "angular_velocity"};
 static const char* const k_spring_keys[] = {"enabled", "hertz", "damping_ratio"};
 
 /// Opens an optional sub-object such as "limit"; false with *item NULL when it is absent.
@@ -226,7 +226,7 @@ static bool read_motor(kl_json_reader* r, const cJSON* object, kl_joint_def* def
 {
 	const cJSON* item = NULL;
 	size_t mark = 0;
-	if (!open_section(r, object, "motor", k_motor_keys, 5, &item, &mark))
+	if (!open_section(r, object, "motor", k_motor_keys, 6, &item, &mark))
 	{
 		return true;
 	}
@@ -236,7 +236,8 @@ static bool read_motor(kl_json_reader* r, const cJSON* object, kl_joint_def* def
 			  kl_json_read_enum(r, item, "mode", false, kl_scene_motor_mode_name, 2, "motor mode", &mode) &&
 			  kl_json_read_float(r, item, "speed", false, &def->motor_speed) &&
 			  kl_json_read_float(r, item, "target", false, &def->motor_target) &&
-			  kl_json_read_non_negative(r, item, "max_force", true, &def->max_motor_force);
+			  kl_json_read_non_negative(r, item, "max_force", true, &def->max_motor_force) &&
+			  kl_json_read_vec3(r, item, "angular_velocity", false, &def->motor_angular_velocity);
 	def->motor_mode = (kl_motor_mode)mode;
 	kl_json_pop(r, mark);
 	return ok;

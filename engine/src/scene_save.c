@@ -463,8 +463,10 @@ static void save_joint_options(scene_saver* w, cJSON* o, const kl_joint_def* def
 			add_float(w, limit, "cone_angle", def->cone_angle);
 		}
 	}
+	bool turning = def->motor_angular_velocity.x != 0.0f || def->motor_angular_velocity.y != 0.0f ||
+				   def->motor_angular_velocity.z != 0.0f;
 	if (def->enable_motor || def->motor_mode != d.motor_mode || def->motor_speed != d.motor_speed ||
-		def->motor_target != d.motor_target || def->max_motor_force != d.max_motor_force)
+		def->motor_target != d.motor_target || def->max_motor_force != d.max_motor_force || turning)
 	{
 		cJSON* motor = add(w, o, "motor", cJSON_CreateObject());
 		add_bool(w, motor, "enabled", def->enable_motor);
@@ -472,6 +474,10 @@ static void save_joint_options(scene_saver* w, cJSON* o, const kl_joint_def* def
 		add_float(w, motor, "speed", def->motor_speed);
 		add_float(w, motor, "target", def->motor_target);
 		add_float(w, motor, "max_force", def->max_motor_force);
+		if (turning)
+		{
+			add_vec3(w, motor, "angular_velocity", def->motor_angular_velocity);
+		}
 	}
 	if (def->enable_spring || def->spring_hertz != d.spring_hertz ||
 		def->spring_damping_ratio != d.spring_damping_ratio)

@@ -217,9 +217,10 @@ KL_API vec3s kl_joint_get_constraint_torque(kl_joint_id joint);
 // Runtime changes. Each returns KL_OK, or an error for a bad id, non-finite or out-of-range input,
 // a joint type without the feature (KL_ERR_UNSUPPORTED) or a stepping world; each wakes both bodies.
 // Motors and limits: revolute (about the frames' z, rad), prismatic (along frame a's z, m) and
-// distance joints (along the line between the anchors, m). Spherical joints take limits: a swing
-// cone about frame a's z and a twist range about z (no motors or springs); fixed joints take a
-// spring (a soft weld).
+// distance joints (along the line between the anchors, m). Spherical joints take limits (a swing
+// cone about frame a's z and a twist range about z), a spring that turns the frames towards each
+// other and a motor that drives their relative angular velocity; fixed joints take a spring (a
+// soft weld).
 
 /// Turns the motor on or off (its accumulated impulse restarts from zero when this changes).
 KL_API kl_result kl_joint_enable_motor(kl_joint_id joint, bool enable);
@@ -233,8 +234,12 @@ KL_API kl_result kl_joint_set_motor_speed(kl_joint_id joint, float speed);
 /// beyond it; it asks for no more speed than half the force can brake, so force-limited moves do not
 /// overshoot. Switches the motor to KL_MOTOR_POSITION; does not enable it.
 KL_API kl_result kl_joint_set_motor_target(kl_joint_id joint, float target);
-/// N (prismatic, distance, target joints) or N·m (revolute); finite and >= 0.
+/// N (prismatic, distance, target joints) or N·m (revolute; spherical: the torque's magnitude);
+/// finite and >= 0.
 KL_API kl_result kl_joint_set_max_motor_force(kl_joint_id joint, float force);
+/// Spherical: the motor's target angular velocity of body b relative to body a, in frame a's axes
+/// (rad/s), with at most the max motor force as torque. Does not enable the motor.
+KL_API kl_result kl_joint_set_motor_angular_velocity(kl_joint_id joint, vec3s velocity);
 /// The motor force of the last step: N or N·m, positive where it drives the joint coordinate up
 /// (angle, translation, length); for a target joint the magnitude of the pulling force.
 KL_API float kl_joint_get_motor_force(kl_joint_id joint);

@@ -199,7 +199,10 @@ typedef struct kl_joint_def
 	kl_motor_mode motor_mode;
 	float motor_speed;	///< rad/s or m/s
 	float motor_target; ///< rad or m, position mode
-	float max_motor_force; ///< N or N·m
+	float max_motor_force; ///< N or N·m (spherical: the largest torque's magnitude)
+	/// Spherical joints: the motor's target angular velocity of body b relative to body a, in frame
+	/// a's axes (rad/s).
+	vec3s motor_angular_velocity;
 
 	bool enable_spring;
 	float spring_hertz;

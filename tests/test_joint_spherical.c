@@ -1,6 +1,8 @@
-// Spherical joint limits in whole worlds: the swing cone stops a swinging bob and holds a resting
-// one at its edge with the torque that gravity asks for, the twist range stops a spinning body,
-// runtime setters change both, bad input is refused, and results do not depend on the workers.
+// Spherical joints in whole worlds: the swing cone stops a swinging bob and holds a resting one at
+// its edge with the torque that gravity asks for, the twist range stops a spinning body, the motor
+// drives a relative angular velocity within its torque, the spring swings a body about the anchor
+// at its frequency, runtime setters change all of them, bad input is refused, and results do not
+// depend on the workers.
 #include "kl_joint_test.h"
 
 /// A 1 kg ball of 0.1 m hung 1 m below a static anchor at the origin by a spherical joint. Frame b's
@@ -239,6 +241,132 @@ static void test_limit_setters(void** state)
 	kl_destroy_world(world);
 }
 
+// Without gravity, the motor turns a rod 1 m off the anchor at its target angular velocity (frame
+// a's axes) about the anchor, so the rod's centre circles at 1 m; a new target takes over at once.
+static void test_spherical_motor_speed(void** state)
+{
+	(void)state;
+	kl_world_id world = make_world(kl_vec3(0.0f, 0.0f, 0.0f), 1);
+	kl_body_id ground = make_static(world, kl_vec3(0.0f, 0.0f, 0.0f));
+	kl_body_id rod = make_body(world, kl_vec3(0.0f, 0.0f, -1.0f), 1.0f, kl_vec3(0.01f, 0.01f, 0.002f));
+	kl_joint_def jd = kl_joint_def_from_world(KL_JOINT_SPHERICAL, ground, rod, kl_vec3(0.0f, 0.0f, 0.0f),
+											 kl_vec3(0.0f, 0.0f, 1.0f));
+	jd.local_frame_a.q = glms_quatv(0.5f * GLM_PIf, kl_vec3(0.0f, 0.0f, 1.0f)); // frame a's x is world y
+	jd.enable_motor = true;
+	jd.max_motor_force = 100.0f;
+	jd.motor_angular_velocity = kl_vec3(2.0f, 0.0f, 0.0f); // about frame a's x: world y
+	kl_joint_id joint = make_joint(world, &jd);
+	step(world, 60);
+	vec3s w = kl_body_get_angular_velocity(rod);
+	float radius = glms_vec3_norm(kl_body_get_position(rod));
+	print_message("motor: rod turns (%.4f, %.4f, %.4f) rad/s (target (0, 2, 0)), centre %.4f m from the anchor\n", w.x, w.y,
+				  w.z, radius);
+	assert_near(w.y, 2.0f, 0.01f);
+	assert_near(w.x, 0.0f, 0.01f);
+	assert_near(w.z, 0.0f, 0.01f);
+	assert_near(radius, 1.0f, 2.0e-3f);
+	assert_int_equal(kl_joint_set_motor_angular_velocity(joint, kl_vec3(0.0f, 0.0f, -1.0f)), KL_OK);
+	step(world, 30);
+	w = kl_body_get_angular_velocity(rod);
+	assert_near(w.z, -1.0f, 0.01f);
+	assert_near(w.y, 0.0f, 0.01f);
+
+	// Bad input: a non-finite target, a scalar speed or a position servo, the angular target on a
+	// hinge; the joint keeps its target.
+	assert_int_equal(kl_joint_set_motor_angular_velocity(joint, kl_vec3(NAN, 0.0f, 0.0f)), KL_ERR_INVALID_ARGUMENT);
+	assert_int_equal(kl_joint_set_motor_speed(joint, 1.0f), KL_ERR_UNSUPPORTED);
+	assert_int_equal(kl_joint_set_motor_target(joint, 1.0f), KL_ERR_UNSUPPORTED);
+	assert_near(kl_joint_get_def(joint).motor_angular_velocity.z, -1.0f, 0.0f);
+	kl_joint_def servo = jd;
+	servo.motor_mode = KL_MOTOR_POSITION;
+	assert_true(KL_IS_NULL(kl_create_joint(world, &servo)));
+	assert_int_equal(kl_last_error_code(), KL_ERR_UNSUPPORTED);
+	kl_joint_def hinge = kl_joint_def_from_world(KL_JOINT_REVOLUTE, ground, rod, kl_vec3(0.0f, 0.0f, 0.0f),
+												kl_vec3(0.0f, 1.0f, 0.0f));
+	kl_joint_id hinge_joint = make_joint(world, &hinge);
+	assert_int_equal(kl_joint_set_motor_angular_velocity(hinge_joint, kl_vec3(1.0f, 0.0f, 0.0f)), KL_ERR_UNSUPPORTED);
+	kl_destroy_world(world);
+}
+
+// A 2 kg rod held out horizontally against gravity (m g L/2 = 9.81 N m about the anchor) by a motor
+// asked to keep it still: with 20 N m it holds and reports the torque it gives; with 5 N m it
+// gives exactly that while the rod starts to fall (a quarter second in, still near horizontal).
+static void test_spherical_motor_torque(void** state)
+{
+	(void)state;
+	const float limits[] = {20.0f, 5.0f};
+	for (int i = 0; i < 2; ++i)
+	{
+		kl_world_id world = make_world(kl_vec3(0.0f, 0.0f, -G), 1);
+		kl_body_id ground = make_static(world, kl_vec3(0.0f, 0.0f, 0.0f));
+		kl_body_id rod = make_body(world, kl_vec3(0.5f, 0.0f, 0.0f), 2.0f, kl_vec3(0.002f, 0.17f, 0.17f));
+		kl_joint_def jd = kl_joint_def_from_world(KL_JOINT_SPHERICAL, ground, rod, kl_vec3(0.0f, 0.0f, 0.0f),
+												 kl_vec3(1.0f, 0.0f, 0.0f));
+		jd.enable_motor = true;
+		jd.max_motor_force = limits[i];
+		kl_joint_id joint = make_joint(world, &jd);
+		step(world, 15);
+		float drop = -kl_body_get_position(rod).z;
+		float torque = kl_joint_get_motor_force(joint);
+		print_message("motor limit %.0f N m: gives %.4f N m, rod centre dropped %.4f m\n", limits[i], torque, drop);
+		if (i == 0)
+		{
+			assert_near(torque, 2.0f * G * 0.5f, 0.01f * G);
+			assert_true(drop < 2.0e-3f);
+		}
+		else
+		{
+			assert_near(torque, 5.0f, 1.0e-3f);
+			assert_true(drop > 0.03f); // (9.81 − 5) / I_anchor(0.67) rad/s², 1/32 s²: 0.11 m
+		}
+		kl_destroy_world(world);
+	}
+}
+
+// A spring of 2 Hz without damping swings a rod (1 kg, 1 m off the anchor, 0.01 kg m² about its
+// centre) that starts turned 0.3 rad: it oscillates about the anchor at 2 Hz, the inertia about the
+// anchor setting the stiffness. Rows about the rod's centre would give it √(1.01 / 0.01) the
+// frequency.
+static void test_spherical_spring(void** state)
+{
+	(void)state;
+	kl_world_id world = make_world(kl_vec3(0.0f, 0.0f, 0.0f), 1);
+	kl_body_id ground = make_static(world, kl_vec3(0.0f, 0.0f, 0.0f));
+	kl_body_id rod = make_body(world, kl_vec3(0.0f, 0.0f, -1.0f), 1.0f, kl_vec3(0.01f, 0.01f, 0.01f));
+	kl_joint_def jd = kl_joint_def_from_world(KL_JOINT_SPHERICAL, ground, rod, kl_vec3(0.0f, 0.0f, 0.0f),
+											 kl_vec3(0.0f, 0.0f, 1.0f));
+	jd.enable_spring = true;
+	jd.spring_hertz = 2.0f;
+	jd.spring_damping_ratio = 0.0f;
+	kl_joint_id joint = make_joint(world, &jd);
+	const float angle = 0.3f;
+	versors q = glms_quatv(angle, kl_vec3(0.0f, 1.0f, 0.0f));
+	assert_int_equal(kl_body_set_transform(rod, kl_vec3(-sinf(angle), 0.0f, -cosf(angle)), q), KL_OK);
+	double first = -1.0, last = -1.0;
+	int crossings = 0;
+	float previous = kl_body_get_position(rod).x, widest = 0.0f;
+	for (int i = 1; i <= 240; ++i)
+	{
+		step(world, 1);
+		float x = kl_body_get_position(rod).x;
+		widest = fmaxf(widest, kl_joint_get_swing_angle(joint));
+		if ((previous < 0.0f) != (x < 0.0f))
+		{
+			double t = (i - 1 + previous / (previous - x)) / 60.0;
+			first = crossings == 0 ? t : first;
+			last = t;
+			crossings += 1;
+		}
+		previous = x;
+	}
+	assert_true(crossings >= 5);
+	double period = 2.0 * (last - first) / (double)(crossings - 1);
+	print_message("spring 2 Hz: period %.4f s (0.5 s), widest swing %.4f rad (0.3), %d crossings\n", period, widest, crossings);
+	assert_near(period, 0.5, 0.02 * 0.5);
+	assert_true(widest < angle + 0.01f);
+	kl_destroy_world(world);
+}
+
 /// Forty chains of five rods on limited spherical joints (200 joints: enough for the solver to
 /// split each colour over the workers), pushed around; returns the world's transform hash.
 static uint32_t limited_hash(int workers)
@@ -288,6 +416,9 @@ int main(void)
 		cmocka_unit_test(test_twist_limits),
 		cmocka_unit_test(test_twist_limits_when_swung),
 		cmocka_unit_test(test_limit_setters),
+		cmocka_unit_test(test_spherical_motor_speed),
+		cmocka_unit_test(test_spherical_motor_torque),
+		cmocka_unit_test(test_spherical_spring),
 		cmocka_unit_test(test_limits_determinism),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
