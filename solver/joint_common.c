@@ -51,7 +51,9 @@ static void load_impulses(const kl_solver_step* step, const kl_joint* joint, kl_
 		return; // c was zeroed
 	}
 	c->linear_impulse = joint->linear_impulse;
-	c->angular_impulse = joint->angular_impulse;
+	// A spherical joint's angular rows are its spring's: off (or at 0 Hz) they carry nothing.
+	bool angular_rows = c->type != KL_JOINT_SPHERICAL || c->enable_spring;
+	c->angular_impulse = angular_rows ? joint->angular_impulse : glms_vec3_zero();
 	c->spring_impulse = c->enable_spring ? joint->spring_impulse : 0.0f;
 	c->motor_impulse = c->enable_motor ? joint->motor_impulse : 0.0f;
 	c->lower_impulse = c->enable_limit ? joint->lower_impulse : 0.0f;
@@ -95,7 +97,6 @@ void kl_prepare_joint(const kl_solver_step* step, int joint_slot, int index_a, i
 	c->lower = def->lower;
 	c->upper = def->upper;
 	c->cone_angle = def->cone_angle;
-	c->motor_angular_velocity = def->motor_angular_velocity;
 	c->length = def->length;
 	load_impulses(step, joint, c);
 

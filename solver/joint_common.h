@@ -10,8 +10,10 @@
 /// per step); GCC at -O2 declines to inline some of them, so they are forced.
 #if defined(__GNUC__)
 #define KL_JOINT_INLINE static inline __attribute__((always_inline))
+#define KL_NOINLINE __attribute__((noinline))
 #else
 #define KL_JOINT_INLINE static inline
+#define KL_NOINLINE
 #endif
 
 /// Velocities of both sides of a constraint while it is being solved.

@@ -103,10 +103,11 @@ static void solve_cone_limits(const kl_solver_step* step, kl_joint_constraint* c
 
 /// The spherical motor: drives the relative angular velocity to its target (frame a's axes) with
 /// at most the max motor torque, through the anchored rows of lock.
-static void solve_angular_motor(kl_joint_constraint* c, const kl_anchored_block* lock, kl_joint_velocities* v,
-								const kl_solver_body* ba)
+static void solve_angular_motor(const kl_solver_step* step, kl_joint_constraint* c, const kl_anchored_block* lock,
+								kl_joint_velocities* v, const kl_solver_body* ba)
 {
-	vec3s target = kl_rotate(glms_quat_mul(ba->delta_rotation, c->frame_a.q), c->motor_angular_velocity);
+	vec3s velocity = step->world->joints[c->joint_slot].def.motor_angular_velocity; // kept out of c: it is rare
+	vec3s target = kl_rotate(glms_quat_mul(ba->delta_rotation, c->frame_a.q), velocity);
 	vec3s cdot;
 	for (int k = 0; k < 3; ++k)
 	{
@@ -125,14 +126,14 @@ static void solve_angular_motor(kl_joint_constraint* c, const kl_anchored_block*
 
 /// The spherical joint's motor, then its spring (which turns frame b towards frame a's rotation,
 /// bias on in both passes), on one anchored rotation block.
-static void solve_angular_drives(kl_joint_constraint* c, kl_joint_velocities* v, const kl_solver_body* ba,
-								 const kl_solver_body* bb, vec3s ra, vec3s rb)
+static void solve_angular_drives(const kl_solver_step* step, kl_joint_constraint* c, kl_joint_velocities* v,
+								 const kl_solver_body* ba, const kl_solver_body* bb, vec3s ra, vec3s rb)
 {
 	vec3s error;
 	kl_anchored_block lock = kl_rotation_lock_block(c, ba, bb, ra, rb, &error);
 	if (c->enable_motor)
 	{
-		solve_angular_motor(c, &lock, v, ba);
+		solve_angular_motor(step, c, &lock, v, ba);
 	}
 	if (c->enable_spring)
 	{
@@ -140,6 +141,40 @@ static void solve_angular_drives(kl_joint_constraint* c, kl_joint_velocities* v,
 		kl_anchored_block_solve(c, &lock, v, error, separation, c->spring_softness, true, &c->angular_impulse);
 	}
 	c->anchored_linear = kl_anchored_block_linear(&lock, glms_vec3_add(c->angular_impulse, c->motor_angular_impulse));
+}
+
+/// The angular rows a spherical joint may add to its ball row. Kept out of line (as the solve's
+/// are): inlined, they made every plain ball joint's warm start heavier (joint_grid).
+KL_NOINLINE static void warm_start_spherical_rows(kl_joint_constraint* c, kl_joint_velocities* v,
+												  const kl_solver_body* ba, const kl_solver_body* bb, vec3s ra, vec3s rb)
+{
+	if (c->enable_limit)
+	{
+		cone_rows r = measure_cone(c, ba, bb, ra, rb);
+		kl_axial_apply(c, &r.swing, v, -c->cone_impulse);
+		kl_axial_apply(c, &r.twist, v, c->lower_impulse - c->upper_impulse);
+	}
+	if (c->enable_motor || c->enable_spring)
+	{
+		vec3s error;
+		kl_anchored_block lock = kl_rotation_lock_block(c, ba, bb, ra, rb, &error);
+		kl_anchored_block_apply(c, &lock, v, glms_vec3_add(c->angular_impulse, c->motor_angular_impulse));
+	}
+}
+
+KL_NOINLINE static void solve_spherical_rows(const kl_solver_step* step, kl_joint_constraint* c,
+											 kl_joint_velocities* v, const kl_solver_body* ba, const kl_solver_body* bb,
+											 vec3s ra, vec3s rb, bool use_bias)
+{
+	if (c->enable_motor || c->enable_spring)
+	{
+		solve_angular_drives(step, c, v, ba, bb, ra, rb);
+	}
+	if (c->enable_limit)
+	{
+		cone_rows r = measure_cone(c, ba, bb, ra, rb);
+		solve_cone_limits(step, c, v, &r, use_bias);
+	}
 }
 
 void kl_warm_start_point(const kl_solver_step* step, kl_joint_constraint* c)
@@ -156,20 +191,9 @@ void kl_warm_start_point(const kl_solver_step* step, kl_joint_constraint* c)
 		kl_anchored_block lock = kl_rotation_lock_block(c, ba, bb, ra, rb, &error);
 		kl_anchored_block_apply(c, &lock, &v, c->angular_impulse);
 	}
-	else if (c->type == KL_JOINT_SPHERICAL)
+	else if (c->type == KL_JOINT_SPHERICAL && (c->enable_limit || c->enable_motor || c->enable_spring))
 	{
-		if (c->enable_limit)
-		{
-			cone_rows r = measure_cone(c, ba, bb, ra, rb);
-			kl_axial_apply(c, &r.swing, &v, -c->cone_impulse);
-			kl_axial_apply(c, &r.twist, &v, c->lower_impulse - c->upper_impulse);
-		}
-		if (c->enable_motor || c->enable_spring)
-		{
-			vec3s error;
-			kl_anchored_block lock = kl_rotation_lock_block(c, ba, bb, ra, rb, &error);
-			kl_anchored_block_apply(c, &lock, &v, glms_vec3_add(c->angular_impulse, c->motor_angular_impulse));
-		}
+		warm_start_spherical_rows(c, &v, ba, bb, ra, rb);
 	}
 	kl_joint_store(step, c, &v);
 }
@@ -183,14 +207,9 @@ void kl_solve_spherical(const kl_solver_step* step, kl_joint_constraint* c, bool
 	vec3s ra = kl_rotate(ba->delta_rotation, c->frame_a.p);
 	vec3s rb = kl_rotate(bb->delta_rotation, c->frame_b.p);
 	const mat3s* mass = kl_point_mass_now(c, ra, rb, !use_bias);
-	if (c->enable_motor || c->enable_spring)
+	if (c->enable_limit || c->enable_motor || c->enable_spring)
 	{
-		solve_angular_drives(c, &v, ba, bb, ra, rb);
-	}
-	if (c->enable_limit)
-	{
-		cone_rows r = measure_cone(c, ba, bb, ra, rb);
-		solve_cone_limits(step, c, &v, &r, use_bias);
+		solve_spherical_rows(step, c, &v, ba, bb, ra, rb, use_bias);
 	}
 	kl_solve_point_row(c, mass, &c->linear_impulse, &v, ba, bb, ra, rb, c->softness, use_bias);
 	kl_joint_store(step, c, &v);

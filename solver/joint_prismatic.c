@@ -55,7 +55,8 @@ static void update_axial_row(kl_joint_constraint* c, const slide_geometry* g)
 {
 	vec3s ia = glms_mat3_mulv(c->inv_inertia_a, glms_vec3_cross(g->arm_a, g->axis));
 	vec3s ib = glms_mat3_mulv(c->inv_inertia_b, glms_vec3_cross(g->rb, g->axis));
-	c->axial_coupling = glms_vec3_negate(glms_mat3_mulv(c->angular_mass, glms_vec3_add(ia, ib)));
+	mat3s angular_mass = kl_invert_sym3(kl_mat3_add(c->inv_inertia_a, c->inv_inertia_b));
+	c->axial_coupling = glms_vec3_negate(glms_mat3_mulv(angular_mass, glms_vec3_add(ia, ib)));
 	kl_axial_row row = axial_row(c, g);
 	c->axial_mass = kl_axial_mass(c, row.n, row.ja, row.jb);
 }
@@ -96,7 +97,6 @@ void kl_prepare_prismatic(const kl_solver_step* step, kl_joint_constraint* c)
 	c->axis = g.axis;
 	c->perp_x = g.nx;
 	c->perp_y = g.ny;
-	c->angular_mass = kl_invert_sym3(kl_mat3_add(c->inv_inertia_a, c->inv_inertia_b));
 	update_axial_row(c, &g);
 	update_slide_mass(c, &g);
 }

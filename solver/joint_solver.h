@@ -30,6 +30,11 @@ typedef struct kl_joint_constraint
 	int index_a; ///< body slot of an awake body, or -1 (static or sleeping: a zero dummy)
 	int index_b;
 	kl_joint_type type;
+	bool enable_spring; ///< and the other drives below: which rows the type's solve runs
+	bool enable_motor;
+	bool enable_limit;
+	bool position_motor;
+	bool rigid_length; ///< distance joint without a spring: the length is held
 
 	float inv_mass_a;
 	float inv_mass_b;
@@ -45,8 +50,15 @@ typedef struct kl_joint_constraint
 
 	// Accumulated impulses of the current sub-step; their meaning depends on the type:
 	// linear: point (spherical, fixed, revolute, target) or the two slide-normal rows (prismatic, x/y);
-	// angular: rotation lock (fixed, prismatic) or the two hinge-normal rows (revolute, x/y).
+	// angular: rotation lock (fixed, prismatic), the two hinge-normal rows (revolute, x/y) or the
+	// spherical spring's rows. The ball row's fields come first: they are all a plain ball joint
+	// reads (twenty thousand of them in joint_grid, eight passes a step).
 	vec3s linear_impulse;
+	/// K⁻¹ of the ball row (spherical, fixed, revolute, target) for the anchors as they are now:
+	/// computed when the joint is prepared and again by each relax pass, which runs after the
+	/// positions moved; the next sub-step's warm start and solve see the same anchors. Prismatic:
+	/// the slide-normal rows' K⁻¹ as a world operator on the plane normal to the slide.
+	mat3s point_mass;
 	vec3s angular_impulse;
 	float spring_impulse;
 	float motor_impulse;
@@ -54,20 +66,14 @@ typedef struct kl_joint_constraint
 	float upper_impulse;
 	float cone_impulse; ///< spherical: swing cone limit
 	float cone_angle;
-	/// Spherical motor: accumulated angular impulse (world) and target relative angular velocity
-	/// (frame a's axes). The spherical spring accumulates into angular_impulse.
+	/// Spherical motor: accumulated angular impulse (world); its target is read from the joint's def.
+	/// The spherical spring accumulates into angular_impulse.
 	vec3s motor_angular_impulse;
-	vec3s motor_angular_velocity;
 
 	// Axial drive (revolute, prismatic, distance; target joint uses max_motor_impulse). Springs pull
 	// to coordinate 0 (distance: `length`); a position motor is a soft constraint at the joint
 	// softness towards motor_target, clamped to max_motor_impulse, whose requested speed is capped
 	// at √(a_max·|error|) with a_max = max force / axial mass (it can brake in time at half force).
-	bool enable_spring;
-	bool enable_motor;
-	bool enable_limit;
-	bool position_motor;
-	bool rigid_length; ///< distance joint without a spring: the length is held
 	float motor_speed;
 	float motor_target;
 	float max_motor_impulse; ///< max_motor_force · h
@@ -80,10 +86,12 @@ typedef struct kl_joint_constraint
 	float axial_mass;
 	/// The axial rows carry the impulse of the joint's coupled rows with them (per unit of axial
 	/// impulse): revolute, a linear impulse at the anchors that keeps the ball row's velocity;
-	/// prismatic, an angular impulse that keeps the rotation lock's. The row then moves the bodies
-	/// only along the joint's free coordinate, with the inertia about the hinge line (or the
-	/// translational mass along the slide), so motors, springs and limits on offset loads respond as
-	/// designed instead of through the centre-of-mass inertia.
+	/// prismatic, an angular impulse that keeps the relative angular velocity (the rotation lock's
+	/// angular part; the anchored lock also reads the slide rows, which this leaves slightly
+	/// disturbed, measured harmless). The row then moves the bodies only along the joint's free
+	/// coordinate, with the inertia about the hinge line (or the translational mass along the
+	/// slide), so motors, springs and limits on offset loads respond as designed instead of through
+	/// the centre-of-mass inertia.
 	vec3s axial_coupling;
 	/// Revolute: the hinge-normal angular Jacobians; prismatic: the slide-normal directions;
 	/// spherical: perp_x and perp_y are the swing limit's axis and coupling, `axis` and
@@ -91,16 +99,9 @@ typedef struct kl_joint_constraint
 	vec3s perp_x;
 	vec3s perp_y;
 	/// The linear impulse at the anchors that the anchored angular rows (fixed and prismatic: the
-	/// rotation lock; revolute: the hinge alignment) carry with their impulses, from the last solve
-	/// (reported force).
+	/// rotation lock; revolute: the hinge alignment; spherical: the spring's and motor's rows) carry
+	/// with their impulses, from the last solve (reported force).
 	vec3s anchored_linear;
-	/// K⁻¹ of the ball row (spherical, fixed, revolute, target) for the anchors as they are now:
-	/// computed when the joint is prepared and again by each relax pass, which runs after the
-	/// positions moved; the next sub-step's warm start and solve see the same anchors. Prismatic:
-	/// the slide-normal rows' K⁻¹ as a world operator on the plane normal to the slide.
-	mat3s point_mass;
-	/// Prismatic: (I_a + I_b)⁻¹, constant over the step, for the axial row's coupling.
-	mat3s angular_mass;
 } kl_joint_constraint;
 
 /// Fills c from the joint at `joint_slot` for this step. body indices: slot of an awake body or -1.

@@ -281,6 +281,14 @@ static void test_spherical_motor_speed(void** state)
 	servo.motor_mode = KL_MOTOR_POSITION;
 	assert_true(KL_IS_NULL(kl_create_joint(world, &servo)));
 	assert_int_equal(kl_last_error_code(), KL_ERR_UNSUPPORTED);
+	// Made with the motor off in position mode, it is refused until a target angular velocity
+	// switches it to velocity mode.
+	servo.enable_motor = false;
+	kl_joint_id later = make_joint(world, &servo);
+	assert_int_equal(kl_joint_enable_motor(later, true), KL_ERR_UNSUPPORTED);
+	assert_int_equal(kl_joint_set_motor_angular_velocity(later, kl_vec3(0.0f, 1.0f, 0.0f)), KL_OK);
+	assert_int_equal(kl_joint_enable_motor(later, true), KL_OK);
+	assert_int_equal(kl_joint_get_def(later).motor_mode, KL_MOTOR_VELOCITY);
 	kl_joint_def hinge = kl_joint_def_from_world(KL_JOINT_REVOLUTE, ground, rod, kl_vec3(0.0f, 0.0f, 0.0f),
 												kl_vec3(0.0f, 1.0f, 0.0f));
 	kl_joint_id hinge_joint = make_joint(world, &hinge);
@@ -364,6 +372,20 @@ static void test_spherical_spring(void** state)
 	print_message("spring 2 Hz: period %.4f s (0.5 s), widest swing %.4f rad (0.3), %d crossings\n", period, widest, crossings);
 	assert_near(period, 0.5, 0.02 * 0.5);
 	assert_true(widest < angle + 0.01f);
+
+	// At 0 Hz the spring is off and its rows carry nothing: no torque stays behind (it kept
+	// turning the rod and was reported for ever), with a motor of no torque on or off.
+	assert_int_equal(kl_joint_set_max_motor_force(joint, 0.0f), KL_OK);
+	assert_int_equal(kl_joint_enable_motor(joint, true), KL_OK);
+	assert_int_equal(kl_joint_set_spring(joint, 0.0f, 0.0f), KL_OK);
+	assert_int_equal(kl_body_set_angular_velocity(rod, kl_vec3(0.0f, 0.0f, 0.0f)), KL_OK);
+	assert_int_equal(kl_body_set_linear_velocity(rod, kl_vec3(0.0f, 0.0f, 0.0f)), KL_OK);
+	step(world, 30);
+	float spin = glms_vec3_norm(kl_body_get_angular_velocity(rod));
+	float torque = glms_vec3_norm(kl_joint_get_constraint_torque(joint));
+	print_message("spring at 0 Hz: rod turns %.2g rad/s, joint torque %.2g N m\n", spin, torque);
+	assert_true(spin < 1.0e-4f);
+	assert_true(torque < 1.0e-4f);
 	kl_destroy_world(world);
 }
 

@@ -537,6 +537,10 @@ kl_result kl_joint_set_spring(kl_joint_id id, float hertz, float damping_ratio)
 	}
 	joint->def.spring_hertz = hertz;
 	joint->def.spring_damping_ratio = damping_ratio;
+	if (hertz == 0.0f && joint->def.type == KL_JOINT_SPHERICAL)
+	{
+		joint->angular_impulse = glms_vec3_zero(); // the spring's rows are off
+	}
 	return end_change(world, joint);
 }
 
@@ -553,6 +557,7 @@ kl_result kl_joint_set_motor_angular_velocity(kl_joint_id id, vec3s velocity)
 	{
 		return kl_last_error_code(); // set by begin_change
 	}
+	joint->def.motor_mode = KL_MOTOR_VELOCITY; // the only mode of a spherical motor
 	joint->def.motor_angular_velocity = velocity;
 	return end_change(world, joint);
 }

@@ -238,10 +238,12 @@ KL_API kl_result kl_joint_set_motor_target(kl_joint_id joint, float target);
 /// finite and >= 0.
 KL_API kl_result kl_joint_set_max_motor_force(kl_joint_id joint, float force);
 /// Spherical: the motor's target angular velocity of body b relative to body a, in frame a's axes
-/// (rad/s), with at most the max motor force as torque. Does not enable the motor.
+/// (rad/s), with at most the max motor force as torque. Switches the motor to KL_MOTOR_VELOCITY
+/// (a spherical motor has no position mode); does not enable it.
 KL_API kl_result kl_joint_set_motor_angular_velocity(kl_joint_id joint, vec3s velocity);
 /// The motor force of the last step: N or N·m, positive where it drives the joint coordinate up
-/// (angle, translation, length); for a target joint the magnitude of the pulling force.
+/// (angle, translation, length); for a target joint the magnitude of the pulling force, for a
+/// spherical joint the magnitude of the motor's torque.
 KL_API float kl_joint_get_motor_force(kl_joint_id joint);
 KL_API kl_result kl_joint_enable_limit(kl_joint_id joint, bool enable);
 /// lower <= upper, rad (revolute angle, spherical twist; within [-π, π]) or m (prismatic
