@@ -50,7 +50,8 @@ static kl_axial_row axial_row(const kl_joint_constraint* c, const slide_geometry
 /// (which runs after the positions moved), since the axis turns with the bodies and the arm grows
 /// with the slide. The axial push turns the bodies against each other by I_a·j_a + I_b·j_b per
 /// unit; the angular impulse −(I_a + I_b)⁻¹ times that cancels it, so the row only slides them, with
-/// the translational mass (the Schur complement through the rotation lock).
+/// the translational mass (the Schur complement through the lock's angular part; the anchored lock
+/// also reads the slide rows, which the push disturbs a little: a helper measured no harm).
 static void update_axial_row(kl_joint_constraint* c, const slide_geometry* g)
 {
 	vec3s ia = glms_mat3_mulv(c->inv_inertia_a, glms_vec3_cross(g->arm_a, g->axis));
