@@ -3,6 +3,8 @@
 // SPDX-License-Identifier: MIT
 #include "joint_common.h"
 
+#include "core.h"
+
 const kl_solver_body kl_joint_static_body = {
 	.delta_rotation = {{0.0f, 0.0f, 0.0f, 1.0f}},
 	.rotation0 = {{0.0f, 0.0f, 0.0f, 1.0f}},
@@ -312,9 +314,23 @@ static void joint_force_torque(const kl_joint_constraint* c, vec3s* force, vec3s
 	*torque = t;
 }
 
-void kl_store_joint_impulses(const kl_solver_step* step, const kl_joint_constraint* c)
+static bool impulses_finite(const kl_joint_constraint* c)
+{
+	float sum = c->spring_impulse + c->motor_impulse + c->lower_impulse + c->upper_impulse + c->cone_impulse;
+	return isfinite(sum) && kl_vec3_is_finite(c->linear_impulse) && kl_vec3_is_finite(c->angular_impulse) &&
+		   kl_vec3_is_finite(c->motor_angular_impulse) && kl_vec3_is_finite(c->anchored_linear);
+}
+
+void kl_store_joint_impulses(const kl_solver_step* step, kl_joint_constraint* c)
 {
 	kl_joint* joint = &step->world->joints[c->joint_slot];
+	if (!impulses_finite(c))
+	{
+		// An overflowed solve must not warm start the next step with NaN: start the joint afresh.
+		c->linear_impulse = c->angular_impulse = c->motor_angular_impulse = glms_vec3_zero();
+		c->anchored_linear = glms_vec3_zero();
+		c->spring_impulse = c->motor_impulse = c->lower_impulse = c->upper_impulse = c->cone_impulse = 0.0f;
+	}
 	joint->linear_impulse = c->linear_impulse;
 	joint->angular_impulse = c->angular_impulse;
 	joint->spring_impulse = c->spring_impulse;

@@ -111,4 +111,4 @@ void kl_warm_start_joint(const kl_solver_step* step, kl_joint_constraint* c);
 void kl_solve_joint(const kl_solver_step* step, kl_joint_constraint* c, bool use_bias);
 /// Writes the accumulated impulses back into the world's kl_joint (warm start, constraint force
 /// and torque = impulse / h of the last sub-step, the step's mean for steady loads).
-void kl_store_joint_impulses(const kl_solver_step* step, const kl_joint_constraint* c);
+void kl_store_joint_impulses(const kl_solver_step* step, kl_joint_constraint* c);

@@ -176,13 +176,33 @@ static versors rotate_by(versors q, vec3s w, float h)
 	return glms_quat_normalize(r);
 }
 
+void kl_limit_body_state(kl_body_state* state, float max_speed)
+{
+	float spin2 = glms_vec3_dot(state->angular_velocity, state->angular_velocity);
+	float speed2 = glms_vec3_dot(state->linear_velocity, state->linear_velocity);
+	if (!isfinite(spin2) || !isfinite(speed2))
+	{
+		*state = (kl_body_state){0};
+	}
+	else if (speed2 > max_speed * max_speed)
+	{
+		// A runaway solve moved bodies 1e14 m before the next sub-step's limit.
+		state->linear_velocity = glms_vec3_scale(state->linear_velocity, max_speed / sqrtf(speed2));
+	}
+}
+
 void kl_integrate_positions(kl_world* world, int begin, int end, float h)
 {
+	float max_speed = world->def.max_linear_speed;
 	for (int k = begin; k < end; ++k)
 	{
 		int i = world->awake_bodies[k];
 		kl_body_sim* sim = &world->sims[i];
 		kl_body_state* state = &world->states[i];
+		if ((sim->flags & KL_SIM_DYNAMIC) != 0)
+		{
+			kl_limit_body_state(state, max_speed); // kinematic bodies move as they are told
+		}
 		sim->center = glms_vec3_add(sim->center, glms_vec3_scale(state->linear_velocity, h));
 		if ((sim->flags & (KL_SIM_GYROSCOPIC | KL_SIM_DYNAMIC | KL_SIM_ISOTROPIC)) == (KL_SIM_GYROSCOPIC | KL_SIM_DYNAMIC))
 		{

@@ -9,6 +9,10 @@
 void kl_integrate_velocities(kl_world* world, int begin, int end, float h);
 /// Sub-step of h seconds for the poses of the bodies in awake_bodies[begin, end).
 void kl_integrate_positions(kl_world* world, int begin, int end, float h);
+/// Stops a body whose velocities overflowed (non-finite, or a spin whose square is): a solve on
+/// joints of absurd inertia ratios must not turn its pose or the caller's reads into NaN. Also
+/// holds the linear speed to max_speed, which the solve's result may exceed.
+void kl_limit_body_state(kl_body_state* state, float max_speed);
 
 /// Body-frame angular velocity after h seconds of I ω̇ = (Iω) × ω + τ, by the implicit midpoint
 /// rule (it conserves kinetic energy and |L| of a free body exactly) solved with Newton steps.

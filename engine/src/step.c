@@ -3,6 +3,7 @@
 #include "step.h"
 
 #include "core.h"
+#include "integrate.h"
 #include "island.h"
 #include "solver_stage.h"
 #include "contact.h"
@@ -83,9 +84,14 @@ void kl_step_solve(kl_world* world, float dt, int substeps)
 	kl_solver_stage_run(world, dt, substeps);
 }
 
-/// The shapes' bounds, fattened with the motion predicted over c->h.
+/// The shapes' bounds, fattened with the motion predicted over c->h, for the state the solve's
+/// last pass left (held to the speed limit).
 static void update_bounds(kl_stage_context* c, int i)
 {
+	if ((c->world->sims[i].flags & KL_SIM_DYNAMIC) != 0)
+	{
+		kl_limit_body_state(&c->world->states[i], c->world->def.max_linear_speed);
+	}
 	vec3s ahead = glms_vec3_scale(c->world->states[i].linear_velocity, c->h);
 	kl_update_body_shape_bounds(c->world, i, KL_AABB_MARGIN, ahead);
 }
