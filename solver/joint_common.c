@@ -260,8 +260,9 @@ void kl_solve_axial(const kl_solver_step* step, kl_joint_constraint* c, const kl
 	}
 	if (c->enable_limit)
 	{
-		kl_solve_limit(step, c, row, c->axial_mass, v, row->position - c->lower, 1.0f, &c->lower_impulse, use_bias);
-		kl_solve_limit(step, c, row, c->axial_mass, v, c->upper - row->position, -1.0f, &c->upper_impulse, use_bias);
+		float position = row->angular ? kl_angle_near_range(row->position, c->lower, c->upper) : row->position;
+		kl_solve_limit(step, c, row, c->axial_mass, v, position - c->lower, 1.0f, &c->lower_impulse, use_bias);
+		kl_solve_limit(step, c, row, c->axial_mass, v, c->upper - position, -1.0f, &c->upper_impulse, use_bias);
 	}
 }
 

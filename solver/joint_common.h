@@ -230,6 +230,23 @@ static inline float kl_wrap_angle(float a)
 	return a;
 }
 
+/// An angle in [−π, π] outside [lower, upper] moved by a turn to the side of the bound it is nearer
+/// to around the circle, so that a joint driven past its upper bound and on across ±π is pulled back
+/// to that bound, not pushed on the long way round to the lower one.
+static inline float kl_angle_near_range(float angle, float lower, float upper)
+{
+	const float turn = 2.0f * GLM_PIf;
+	if (angle < lower && lower - angle > angle + turn - upper)
+	{
+		return angle + turn;
+	}
+	if (angle > upper && angle - upper > lower + turn - angle)
+	{
+		return angle - turn;
+	}
+	return angle;
+}
+
 /// Inverse of the angular mass of a row with Jacobians ja, jb (and linear n).
 static inline float kl_axial_mass(const kl_joint_constraint* c, vec3s n, vec3s ja, vec3s jb)
 {

@@ -97,8 +97,9 @@ static void solve_cone_limits(const kl_solver_step* step, kl_joint_constraint* c
 		return;
 	}
 	float mass = kl_axial_mass(c, r->twist.n, r->twist.ja, r->twist.jb);
-	kl_solve_limit(step, c, &r->twist, mass, v, r->twist_angle - c->lower, 1.0f, &c->lower_impulse, use_bias);
-	kl_solve_limit(step, c, &r->twist, mass, v, c->upper - r->twist_angle, -1.0f, &c->upper_impulse, use_bias);
+	float twist = kl_angle_near_range(r->twist_angle, c->lower, c->upper);
+	kl_solve_limit(step, c, &r->twist, mass, v, twist - c->lower, 1.0f, &c->lower_impulse, use_bias);
+	kl_solve_limit(step, c, &r->twist, mass, v, c->upper - twist, -1.0f, &c->upper_impulse, use_bias);
 }
 
 /// The spherical motor: drives the relative angular velocity to its target (frame a's axes) with

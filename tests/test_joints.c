@@ -722,6 +722,61 @@ static void test_light_body_held_against_moment(void** state)
 	}
 }
 
+// A hinge with limits [−0.2, 2.8] rad (a forbidden arc of 0.48 rad across ±π) put at −3.0 rad: the
+// same as 3.28, 0.48 past its upper bound and 2.8 short of its lower one around the circle. It must
+// come back past the upper bound through ±π; measured as −3.0 − (−0.2), the lower bound pushed it
+// the long way round to −0.2. The same holds for a spherical joint's twist.
+static void test_limit_past_half_turn(void** state)
+{
+	(void)state;
+	const kl_joint_type types[] = {KL_JOINT_REVOLUTE, KL_JOINT_SPHERICAL};
+	for (int t = 0; t < 2; ++t)
+	{
+		kl_world_id world = make_world(kl_vec3(0.0f, 0.0f, 0.0f), 1);
+		kl_body_id ground = make_static(world, kl_vec3(0.0f, 0.0f, 0.0f));
+		kl_body_id rod = make_body(world, kl_vec3(0.0f, 0.0f, -1.0f), 1.0f, kl_vec3(0.1f, 0.1f, 0.1f));
+		kl_joint_def jd = kl_joint_def_from_world(types[t], ground, rod, kl_vec3(0.0f, 0.0f, 0.0f),
+												 types[t] == KL_JOINT_REVOLUTE ? kl_vec3(0.0f, 1.0f, 0.0f)
+																			   : kl_vec3(0.0f, 0.0f, 1.0f));
+		jd.enable_limit = true;
+		jd.lower = -0.2f;
+		jd.upper = 2.8f;
+		kl_joint_id joint = make_joint(world, &jd);
+		// Turn the rod by −3.0 rad about the joint's axis (world y for the hinge: it swings round the
+		// anchor; world z for the ball joint: it twists in place).
+		const float angle = -3.0f;
+		if (types[t] == KL_JOINT_REVOLUTE)
+		{
+			versors q = glms_quatv(angle, kl_vec3(0.0f, 1.0f, 0.0f));
+			assert_int_equal(kl_body_set_transform(rod, kl_vec3(-sinf(angle), 0.0f, -cosf(angle)), q), KL_OK);
+		}
+		else
+		{
+			versors q = glms_quatv(angle, kl_vec3(0.0f, 0.0f, 1.0f));
+			assert_int_equal(kl_body_set_transform(rod, kl_vec3(0.0f, 0.0f, -1.0f), q), KL_OK);
+		}
+		assert_near(kl_joint_get_angle(joint), angle, 1.0e-4f);
+		// The push back leaves it drifting slowly into the range from the upper side; it never
+		// comes near the lower bound.
+		float lowest_inside = 10.0f;
+		for (int i = 0; i < 120; ++i)
+		{
+			step(world, 1);
+			float a = kl_joint_get_angle(joint);
+			if (a > -0.2f)
+			{
+				lowest_inside = fminf(lowest_inside, a);
+			}
+		}
+		float end = kl_joint_get_angle(joint);
+		print_message("%s put at -3.0 rad, limits [-0.2, 2.8]: back in the range at %.4f rad, lowest in range %.4f\n",
+					  types[t] == KL_JOINT_REVOLUTE ? "hinge" : "ball joint's twist", end, lowest_inside);
+		assert_true(end > 2.5f && end <= 2.8f + 0.01f);
+		assert_true(lowest_inside > 2.5f);
+		kl_destroy_world(world);
+	}
+}
+
 // A velocity motor spins a light arm fast: 1 kg at 0.5 m from the hinge, 0.001 kg m² about its
 // centre, so the hinge row's coupling turns with the arm by up to 0.13 rad a sub-step. With the
 // coupling and the ball row's mass from the step's start, the arm ran at 8.35 rad/s for 10 and
@@ -956,6 +1011,7 @@ int main(void)
 		cmocka_unit_test(test_fast_small_pendulum),
 		cmocka_unit_test(test_fast_motor_on_light_arm),
 		cmocka_unit_test(test_light_body_held_against_moment),
+		cmocka_unit_test(test_limit_past_half_turn),
 		cmocka_unit_test(test_target_joint),
 		cmocka_unit_test(test_setter_wakes),
 		cmocka_unit_test(test_kinematic_carrier),
