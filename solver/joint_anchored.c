@@ -99,8 +99,11 @@ kl_anchored_block kl_rotation_lock_block(const kl_joint_constraint* c, const kl_
 										 const kl_solver_body* bb, vec3s ra, vec3s rb, vec3s* error)
 {
 	const vec3s axes[3] = {{{1.0f, 0.0f, 0.0f}}, {{0.0f, 1.0f, 0.0f}}, {{0.0f, 0.0f, 1.0f}}};
-	versors qa = glms_quat_mul(ba->delta_rotation, c->frame_a.q);
-	versors qb = glms_quat_mul(bb->delta_rotation, c->frame_b.q);
-	*error = kl_rotate(qa, kl_rotation_vector(kl_relative_rotation(qa, qb)));
+	if (error != NULL)
+	{
+		versors qa = glms_quat_mul(ba->delta_rotation, c->frame_a.q);
+		versors qb = glms_quat_mul(bb->delta_rotation, c->frame_b.q);
+		*error = kl_rotate(qa, kl_rotation_vector(kl_relative_rotation(qa, qb)));
+	}
 	return kl_anchored_block_make(c, axes, 3, ra, rb);
 }

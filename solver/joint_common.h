@@ -350,7 +350,8 @@ void kl_anchored_block_apply(const kl_joint_constraint* c, const kl_anchored_blo
 /// The linear impulse at the anchors that the rows' impulses carry (for the reported force).
 vec3s kl_anchored_block_linear(const kl_anchored_block* b, vec3s impulse);
 /// The rotation lock of fixed and prismatic joints (frames a and b aligned) about the world axes,
-/// anchored at ra, rb, and its error: conj(q_a)·q_b as a world rotation vector.
+/// anchored at ra, rb, and its error: conj(q_a)·q_b as a world rotation vector (not measured when
+/// error is NULL: a warm start needs only the rows).
 kl_anchored_block kl_rotation_lock_block(const kl_joint_constraint* c, const kl_solver_body* ba,
 										 const kl_solver_body* bb, vec3s ra, vec3s rb, vec3s* error);
 

@@ -157,8 +157,7 @@ KL_NOINLINE static void warm_start_spherical_rows(kl_joint_constraint* c, kl_joi
 	}
 	if (c->enable_motor || c->enable_spring)
 	{
-		vec3s error;
-		kl_anchored_block lock = kl_rotation_lock_block(c, ba, bb, ra, rb, &error);
+		kl_anchored_block lock = kl_rotation_lock_block(c, ba, bb, ra, rb, NULL);
 		kl_anchored_block_apply(c, &lock, v, glms_vec3_add(c->angular_impulse, c->motor_angular_impulse));
 	}
 }
@@ -188,8 +187,7 @@ void kl_warm_start_point(const kl_solver_step* step, kl_joint_constraint* c)
 	kl_joint_apply_linear(c, &v, ra, rb, c->linear_impulse);
 	if (c->type == KL_JOINT_FIXED)
 	{
-		vec3s error;
-		kl_anchored_block lock = kl_rotation_lock_block(c, ba, bb, ra, rb, &error);
+		kl_anchored_block lock = kl_rotation_lock_block(c, ba, bb, ra, rb, NULL);
 		kl_anchored_block_apply(c, &lock, &v, c->angular_impulse);
 	}
 	else if (c->type == KL_JOINT_SPHERICAL && (c->enable_limit || c->enable_motor || c->enable_spring))

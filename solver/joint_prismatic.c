@@ -113,8 +113,7 @@ void kl_warm_start_prismatic(const kl_solver_step* step, kl_joint_constraint* c)
 	p = glms_vec3_add(p, glms_vec3_scale(g.axis, axial));
 	kl_joint_apply_linear(c, &v, g.arm_a, g.rb, p);
 	kl_joint_apply_angular(c, &v, glms_vec3_scale(c->axial_coupling, axial));
-	vec3s error;
-	kl_anchored_block lock = kl_rotation_lock_block(c, ba, bb, g.arm_a, g.rb, &error);
+	kl_anchored_block lock = kl_rotation_lock_block(c, ba, bb, g.arm_a, g.rb, NULL);
 	kl_anchored_block_apply(c, &lock, &v, c->angular_impulse);
 	kl_joint_store(step, c, &v);
 }
