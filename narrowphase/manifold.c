@@ -26,8 +26,8 @@ static inline float kl_signed_area2(vec3s a, vec3s b, vec3s c, vec3s n)
 	return glms_vec3_dot(glms_vec3_cross(glms_vec3_sub(b, a), glms_vec3_sub(c, a)), n);
 }
 
-/// The deepest candidate, up to tie_depth: among those that deep, the one with the
-/// smallest id. A face resting flat has many equally deep candidates (a disc's rim vertices), and
+/// The deepest candidate, up to a band of tie_depth (below): among those that deep, the one with
+/// the smallest id. A face resting flat has many equally deep candidates (a disc's rim vertices), and
 /// the tiny rocking of a resting body would otherwise move the first pick, and with it the whole
 /// set, around the outline every step: the ids change, warm starting is lost, and the body keeps
 /// rocking. The ids of a feature-keyed generator stay put.
@@ -42,7 +42,15 @@ static int kl_pick_deepest(const kl_manifold_point* c, int count, float tie_dept
 		}
 	}
 	int best = deepest;
-	float tie = c[deepest].separation + tie_depth;
+	// The band is a quarter of the deepest's depth (at least a tenth of tie_depth, at most
+	// tie_depth): a face resting flat sinks its candidates about equally, while one loaded point
+	// of a tilted part sits its soft contact's depth below the touching rest. With the whole
+	// tie_depth that point, pushed out to less than tie_depth, lost the first pick and with it its
+	// place in the set; the part tipped back onto it, and a torus knot rocked on the ground every
+	// sixth step for ever.
+	float depth = c[deepest].separation < 0.0f ? -c[deepest].separation : 0.0f;
+	float band = fminf(tie_depth, fmaxf(0.25f * depth, 0.1f * tie_depth));
+	float tie = c[deepest].separation + band;
 	for (int i = 0; i < count; ++i)
 	{
 		if (c[i].separation <= tie && c[i].id < c[best].id)

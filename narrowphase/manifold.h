@@ -45,8 +45,9 @@ typedef struct kl_manifold
 /// Returns the number written to out (min(count, 4)); out may not alias candidates.
 int kl_reduce_manifold_points(const kl_manifold_point* candidates, int count, vec3s normal, kl_manifold_point* out);
 
-/// kl_reduce_manifold_points where candidates less than tie_depth (m) shallower than the deepest
-/// count as deepest too, and the first pick goes to the smallest id among them. The mesh patches use
+/// kl_reduce_manifold_points where candidates within a band below the deepest (a quarter of its
+/// depth, at least a tenth of tie_depth (m) and at most tie_depth) count as deepest too, and the
+/// first pick goes to the smallest id among them. The mesh patches use
 /// it: a face resting flat has many equally deep candidates (a disc's rim vertices), and the tiny
 /// rocking of a resting body would otherwise move the first pick, and the whole set with it,
 /// around the outline every step, losing the warm start each time.

@@ -364,13 +364,64 @@ static void test_keep_impulses(void** state)
 	kl_manifold_keep_impulses(&old_m, NULL);
 }
 
+/// Whether out[0..n) holds the candidate with this id.
+static bool holds_id(const kl_manifold_point* out, int n, uint32_t id)
+{
+	for (int i = 0; i < n; ++i)
+	{
+		if (out[i].id == id)
+		{
+			return true;
+		}
+	}
+	return false;
+}
+
+/// The tied reduction (mesh patches, tie 0.5 mm) keeps a face resting flat on its smallest ids, but
+/// never drops the one loaded point of a tilted part for touching ones: a torus knot resting on the
+/// ground on one vertex 0.45 mm deep, beside touching vertices of smaller ids, lost that vertex once
+/// pushed out to under the tie, tipped back onto it and rocked every sixth step for ever.
+static void test_tied_keeps_loaded_point(void** state)
+{
+	(void)state;
+	const vec3s up = kl_vec3(0.0f, 0.0f, 1.0f);
+	const float tie = 0.5e-3f;
+	// Touching outline (ids 1-6) around a loaded vertex inside it (id 9).
+	kl_manifold_point c[7];
+	for (int i = 0; i < 6; ++i)
+	{
+		float a = 1.0471976f * (float)i;
+		c[i] = make_point(kl_vec3(0.02f * cosf(a), 0.02f * sinf(a), 0.0f), 0.0f, (uint32_t)(i + 1));
+	}
+	c[6] = make_point(kl_vec3(0.004f, 0.003f, 0.0f), -0.45e-3f, 9u);
+	kl_manifold_point out[KL_MAX_MANIFOLD_POINTS];
+	int n = kl_reduce_manifold_points_tied(c, 7, up, tie, out);
+	assert_int_equal(n, KL_MAX_MANIFOLD_POINTS);
+	assert_true(holds_id(out, n, 9u));
+	// A face resting flat: every candidate about as deep; the first pick is the smallest id, not
+	// the deepest (id 4, deeper by 0.05 mm), so that rocking does not move the set.
+	for (int i = 0; i < 6; ++i)
+	{
+		c[i].separation = (i == 3 ? -0.65e-3f : -0.60e-3f);
+	}
+	n = kl_reduce_manifold_points_tied(c, 6, up, tie, out);
+	assert_int_equal(out[0].id, 1u);
+	// Shallow contact: the band keeps a tenth of the tie (0.05 mm), so touching rims stay tied.
+	for (int i = 0; i < 6; ++i)
+	{
+		c[i].separation = (i == 3 ? -0.03e-3f : 0.0f);
+	}
+	n = kl_reduce_manifold_points_tied(c, 6, up, tie, out);
+	assert_int_equal(out[0].id, 1u);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_small_counts_kept),	  cmocka_unit_test(test_greedy_choices_random),
 		cmocka_unit_test(test_box_face_patch),		  cmocka_unit_test(test_area_in_normal_plane),
 		cmocka_unit_test(test_deterministic),		  cmocka_unit_test(test_degenerate_inputs),
-		cmocka_unit_test(test_keep_impulses),
+		cmocka_unit_test(test_keep_impulses),		  cmocka_unit_test(test_tied_keeps_loaded_point),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
