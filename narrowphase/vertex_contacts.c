@@ -258,11 +258,11 @@ static bool kl_over_face(const kl_triangle_set* q_set, const kl_nearest* near, v
 	}
 	vec3s t[3];
 	kl_set_triangle(q_set, near->tri, t);
-	kl_d3 n = kl_d3_cross(kl_d3_rel(t[1], t[0]), kl_d3_rel(t[2], t[0]));
+	kl_d3 n = kl_face_normal(t);
 	kl_d3 w = kl_d3_rel(p, near->point);
-	double nn = kl_d3_dot(n, n), ww = kl_d3_dot(w, w), wn = kl_d3_dot(w, n);
+	double ww = kl_d3_dot(w, w), wn = kl_d3_dot(w, n);
 	// Within about 2.5 degrees of the normal (rounding puts points over a shared edge on it).
-	return ww <= 1e-18 || wn * wn >= 0.998 * nn * ww;
+	return ww <= 1e-18 || wn * wn >= 0.998 * ww;
 }
 
 /// One vertex v of set p (world p, its offers in slot) against set q's surface (kl_point_contact);
