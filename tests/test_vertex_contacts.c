@@ -1,18 +1,21 @@
 // Vertex and edge contacts of two meshes (narrowphase/vertex_contacts.h) and their pieces: vertex
 // pseudo-normals with their cones, the BVH's nearest-triangle walk, two bars crossing (no vertex of
 // either inside the other), a vertex deeper than the margin that only the tree walk measures, and
-// the signed distance to a set's surface that checks deep readings, and the reach a spinning body's
-// motion gives its triangle pairs.
+// the signed distance to a set's surface that checks deep readings, the reach a spinning body's
+// motion gives its triangle pairs, and a block's corner touching a torus knot's tube, where the
+// face standing in for the vertex's nearest surface must lie over the vertex.
 #include "kl_test.h"
 
 #include "bvh_near.h"
 #include "collide_mesh.h"
+#include "meshgen.h"
 #include "tri_adjacency.h"
 #include "tri_tri.h"
 #include "vertex_contacts.h"
 
 #include <float.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const int32_t k_box_indices[36] = {
@@ -248,6 +251,106 @@ static void test_signed_distance_of_a_box(void** state)
 	kl_bvh_destroy(m.bvh);
 }
 
+/// A generated mesh as a triangle set, with the arrays it owns.
+typedef struct owned_set
+{
+	kl_meshgen_mesh mesh;
+	int32_t* opposite;
+	vec3s* normals;
+	float* cone;
+	kl_triangle_set set;
+} owned_set;
+
+static void owned_set_make(owned_set* o)
+{
+	int nv = o->mesh.vertex_count, nt = o->mesh.triangle_count;
+	o->opposite = malloc(sizeof(int32_t) * 3 * (size_t)nt);
+	o->normals = malloc(sizeof(vec3s) * (size_t)nv);
+	o->cone = malloc(sizeof(float) * (size_t)nv);
+	assert_true(o->opposite && o->normals && o->cone);
+	assert_int_equal(kl_triangle_opposites(o->mesh.indices, nt, o->opposite), KL_OK);
+	assert_int_equal(kl_vertex_pseudo_normals(o->mesh.vertices, nv, o->mesh.indices, nt, o->normals, o->cone), KL_OK);
+	kl_bvh_build_def def = kl_bvh_default_build_def();
+	memset(&o->set, 0, sizeof(o->set));
+	o->set.bvh = kl_bvh_build((const float*)o->mesh.vertices, nv, (const int*)o->mesh.indices, nt, &def);
+	assert_non_null(o->set.bvh);
+	vec3s lo = o->mesh.vertices[0], hi = lo;
+	for (int i = 1; i < nv; ++i)
+	{
+		lo = glms_vec3_minv(lo, o->mesh.vertices[i]);
+		hi = glms_vec3_maxv(hi, o->mesh.vertices[i]);
+	}
+	vec3s extent = glms_vec3_sub(hi, lo);
+	o->set.vertices = o->mesh.vertices;
+	o->set.vertex_count = nv;
+	o->set.indices = o->mesh.indices;
+	o->set.opposite = o->opposite;
+	o->set.vertex_normals = o->normals;
+	o->set.vertex_cone_cos = o->cone;
+	o->set.thickness = fminf(extent.x, fminf(extent.y, extent.z));
+	o->set.scale = kl_vec3(1.0f, 1.0f, 1.0f);
+	o->set.xf.q = glms_quat_identity();
+}
+
+static void owned_set_free(owned_set* o)
+{
+	kl_bvh_destroy((kl_bvh*)o->set.bvh);
+	free(o->opposite);
+	free(o->normals);
+	free(o->cone);
+	kl_meshgen_free(&o->mesh);
+}
+
+static void test_stand_in_face_lies_over_the_vertex(void** state)
+{
+	(void)state;
+	// The mesh pile's torus knot (a 9 mm tube) and a 67 × 67 × 34 mm block (its nuts' outer box),
+	// whose corner touches the tube: poses found by a random search over corners placed 0.01-0.6 mm
+	// inside the tube, where the contacts read far deeper than the block truly is in the knot (the
+	// deepest of its surface sampled on a 1.7 mm grid and the knot's in it, `truly`). A corner
+	// there lies inside the tube, nearest to a side its cone cannot push on; the nearest face
+	// within its cone once stood in however it lay, and its far corner read 2.6 and 3.7 mm.
+	const struct
+	{
+		versors q;
+		vec3s p;
+		float truly;
+	} poses[2] = {
+		{{{-0.575576484f, 0.758155227f, 0.0455095805f, 0.30305329f}}, {{-0.0048539266f, -0.0610559285f, -0.0631024092f}}, 0.00052f},
+		{{{-0.0358911119f, -0.212547809f, 0.0614716448f, 0.974554539f}}, {{-0.051226262f, -0.0966076627f, -0.0333454162f}}, 0.00097f},
+	};
+	// The pile's knot, spelled out: the poses hold for this mesh only.
+	owned_set knot;
+	memset(&knot, 0, sizeof(knot));
+	kl_meshgen_torus_knot_params params = kl_meshgen_default_torus_knot_params();
+	params.major_radius = 0.05f;
+	params.minor_radius = 0.02f;
+	params.tube_radius = 0.009f;
+	params.segments = 96;
+	params.sides = 8;
+	assert_int_equal(kl_meshgen_torus_knot(&params, &knot.mesh), KL_OK);
+	owned_set_make(&knot);
+	box_mesh block;
+	box_make(&block, kl_vec3(0.0335f, 0.0335f, 0.017f), kl_vec3(0.0f, 0.0f, 0.0f));
+	kl_mesh_scratch scratch;
+	memset(&scratch, 0, sizeof(scratch));
+	kl_manifold out[KL_MESH_MAX_MANIFOLDS];
+	for (int i = 0; i < 2; ++i)
+	{
+		block.set.xf.q = poses[i].q;
+		block.set.xf.p = poses[i].p;
+		int n = kl_collide_triangle_sets(&knot.set, &block.set, 0.004f, NULL, &scratch, out, KL_MESH_MAX_MANIFOLDS);
+		assert_true(n >= 1);
+		float least = least_separation(out, n);
+		// Touching, and no deeper than the grid's reading allows (its 1.7 mm steps miss a little).
+		assert_true(least <= 0.0f);
+		assert_true(least >= -poses[i].truly - 0.0002f);
+	}
+	kl_mesh_scratch_free(&scratch);
+	kl_bvh_destroy(block.bvh);
+	owned_set_free(&knot);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -257,6 +360,7 @@ int main(void)
 		cmocka_unit_test(test_deep_vertex_found_through_the_tree),
 		cmocka_unit_test(test_spin_brings_far_vertex_into_reach),
 		cmocka_unit_test(test_signed_distance_of_a_box),
+		cmocka_unit_test(test_stand_in_face_lies_over_the_vertex),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
