@@ -362,6 +362,59 @@ static int kl_outline_rest(kl_manifold_point* hull, int h, const kl_manifold* m)
 	return rest;
 }
 
+/// The candidates that touch: those within a band above the deepest (a tenth of the slop) or
+/// penetrating. A curved part resting on a face (a bowl tilted on its outer wall, a faceted
+/// sphere) touches with a few vertices around its lowest, while the outline of its patch runs
+/// through vertices a millimetre or more above: reduced by area, the set held the deepest vertex
+/// and those, and dropped the touching neighbour inside the outline. The part stood on one point
+/// and rocked over to the neighbour, which then took the first pick and dropped the other, for ever.
+static bool kl_touches(float separation, float deepest)
+{
+	return separation <= fmaxf(deepest + 0.1f * KL_LINEAR_SLOP, 0.0f);
+}
+
+/// When some but not all of the n candidates touch (kl_touches) and they span more than one point,
+/// moves them to the front (stably), reduces their outline into m and returns its point count; the
+/// caller completes m from the whole outline. Else 0 (with the candidates as they were, unless
+/// the touching ones weld into one point). `work` and `hull` are kl_outline's spaces.
+static int kl_touching_support(kl_manifold_point* candidates, int n, vec3s normal, float weld,
+							   kl_manifold_point* work, kl_manifold_point* hull, kl_manifold* m)
+{
+	float deepest = FLT_MAX;
+	for (int i = 0; i < n; ++i)
+	{
+		deepest = fminf(deepest, candidates[i].separation);
+	}
+	int touching = 0;
+	for (int i = 0; i < n; ++i)
+	{
+		touching += kl_touches(candidates[i].separation, deepest);
+	}
+	if (touching < 2 || touching == n)
+	{
+		return 0;
+	}
+	int front = 0, apart = 0;
+	for (int i = 0; i < n; ++i)
+	{
+		if (kl_touches(candidates[i].separation, deepest))
+		{
+			candidates[front++] = candidates[i];
+		}
+		else
+		{
+			work[apart++] = candidates[i];
+		}
+	}
+	memcpy(candidates + front, work, (size_t)apart * sizeof(kl_manifold_point));
+	int h = kl_outline(candidates, touching, normal, weld, work, hull);
+	if (h < 2)
+	{
+		return 0;
+	}
+	return kl_reduce_manifold_points_tied(hull, h, normal, 0.1f * KL_LINEAR_SLOP, m->points);
+}
+
 /// Contact c's separation predicted at the step's end: the bodies' relative velocity at its point
 /// over dt (without motion, its separation now).
 static float kl_predicted(const kl_patch_config* config, const kl_tri_contact* c)
@@ -428,10 +481,12 @@ static int kl_patch_manifold(const kl_tri_contact* contacts, int count, const kl
 		return 0;
 	}
 	kl_manifold_point* hull = scratch + 2 * count; // count + 2 slots: the chain repeats one point
-	int h = kl_outline(scratch, n, normal, config->weld_distance, scratch + count, hull);
 	memset(m, 0, sizeof(*m));
 	m->normal = normal;
-	m->point_count = kl_reduce_manifold_points_tied(hull, h, normal, 0.1f * KL_LINEAR_SLOP, m->points);
+	int kept = pass == 1 ? 0 : kl_touching_support(scratch, n, normal, config->weld_distance, scratch + count, hull, m);
+	int h = kl_outline(scratch, n, normal, config->weld_distance, scratch + count, hull);
+	m->point_count = kept > 0 ? kl_complete_manifold_points(hull, h, normal, m->points, kept)
+							  : kl_reduce_manifold_points_tied(hull, h, normal, 0.1f * KL_LINEAR_SLOP, m->points);
 	if (pass == 2)
 	{
 		h = kl_outline_rest(hull, h, m);

@@ -61,17 +61,39 @@ static int kl_pick_deepest(const kl_manifold_point* c, int count, float tie_dept
 	return best;
 }
 
-static int kl_pick_farthest(const kl_manifold_point* c, int count, int first, vec3s n)
+/// The points chosen so far, in order: their positions, and their candidate indices (-1 for a
+/// point chosen from elsewhere, kl_complete_manifold_points).
+typedef struct kl_chosen
+{
+	vec3s point[KL_MAX_MANIFOLD_POINTS];
+	int index[KL_MAX_MANIFOLD_POINTS];
+	int count;
+} kl_chosen;
+
+static bool kl_is_chosen(const kl_chosen* s, int i)
+{
+	for (int k = 0; k < s->count; ++k)
+	{
+		if (s->index[k] == i)
+		{
+			return true;
+		}
+	}
+	return false;
+}
+
+/// The candidate farthest from the first chosen point.
+static int kl_pick_farthest(const kl_manifold_point* c, int count, const kl_chosen* s, vec3s n)
 {
 	int best = -1;
 	float best_score = -1.0f;
 	for (int i = 0; i < count; ++i)
 	{
-		if (i == first)
+		if (kl_is_chosen(s, i))
 		{
 			continue;
 		}
-		float d2 = glms_vec3_norm2(kl_in_plane(glms_vec3_sub(c[i].point, c[first].point), n));
+		float d2 = glms_vec3_norm2(kl_in_plane(glms_vec3_sub(c[i].point, s->point[0]), n));
 		if (d2 > best_score)
 		{
 			best = i;
@@ -81,45 +103,50 @@ static int kl_pick_farthest(const kl_manifold_point* c, int count, int first, ve
 	return best;
 }
 
-/// The candidate that makes the largest triangle with i0 and i1; writes its signed area.
-static int kl_pick_widest(const kl_manifold_point* c, int count, int i0, int i1, vec3s n, float* signed_area)
+/// The candidate that makes the largest triangle with the first two chosen points.
+static int kl_pick_widest(const kl_manifold_point* c, int count, const kl_chosen* s, vec3s n)
 {
 	int best = -1;
 	float best_score = -1.0f;
-	*signed_area = 0.0f;
 	for (int i = 0; i < count; ++i)
 	{
-		if (i == i0 || i == i1)
+		if (kl_is_chosen(s, i))
 		{
 			continue;
 		}
-		float area = kl_signed_area2(c[i0].point, c[i1].point, c[i].point, n);
-		if (fabsf(area) > best_score)
+		float area = fabsf(kl_signed_area2(s->point[0], s->point[1], c[i].point, n));
+		if (area > best_score)
 		{
 			best = i;
-			best_score = fabsf(area);
-			*signed_area = area;
+			best_score = area;
 		}
 	}
 	return best;
 }
 
-/// The candidate that adds the most area to the triangle t (counter-clockwise about n). A point
+/// The candidate that adds the most area to the triangle of the three chosen points. A point
 /// outside adds the triangles it forms with the edges it sees, inside points add nothing.
-static int kl_pick_fourth(const kl_manifold_point* c, int count, const int t[3], vec3s n)
+static int kl_pick_fourth(const kl_manifold_point* c, int count, const kl_chosen* s, vec3s n)
 {
+	// Counter-clockwise about n.
+	vec3s t[3] = {s->point[0], s->point[1], s->point[2]};
+	if (kl_signed_area2(t[0], t[1], t[2], n) < 0.0f)
+	{
+		t[1] = s->point[2];
+		t[2] = s->point[1];
+	}
 	int best = -1;
 	float best_score = -1.0f;
 	for (int i = 0; i < count; ++i)
 	{
-		if (i == t[0] || i == t[1] || i == t[2])
+		if (kl_is_chosen(s, i))
 		{
 			continue;
 		}
 		float added = 0.0f;
 		for (int k = 0; k < 3; ++k)
 		{
-			float area = kl_signed_area2(c[t[k]].point, c[t[(k + 1) % 3]].point, c[i].point, n);
+			float area = kl_signed_area2(t[k], t[(k + 1) % 3], c[i].point, n);
 			added += area < 0.0f ? -area : 0.0f;
 		}
 		if (added > best_score)
@@ -129,6 +156,25 @@ static int kl_pick_fourth(const kl_manifold_point* c, int count, const int t[3],
 		}
 	}
 	return best;
+}
+
+/// Adds candidates to the chosen set until it is full or no candidate is left: the farthest from
+/// the first, the widest with the first two, the one adding most area to the three.
+static void kl_pick_rest(const kl_manifold_point* c, int count, vec3s n, kl_chosen* s)
+{
+	while (s->count < KL_MAX_MANIFOLD_POINTS)
+	{
+		int i = s->count == 1 ? kl_pick_farthest(c, count, s, n)
+				: s->count == 2 ? kl_pick_widest(c, count, s, n)
+								: kl_pick_fourth(c, count, s, n);
+		if (i < 0)
+		{
+			return;
+		}
+		s->point[s->count] = c[i].point;
+		s->index[s->count] = i;
+		++s->count;
+	}
 }
 
 int kl_reduce_manifold_points(const kl_manifold_point* candidates, int count, vec3s normal, kl_manifold_point* out)
@@ -148,26 +194,47 @@ int kl_reduce_manifold_points_tied(const kl_manifold_point* candidates, int coun
 		memcpy(out, candidates, (size_t)count * sizeof(kl_manifold_point));
 		return count;
 	}
-	int t[3];
-	t[0] = kl_pick_deepest(candidates, count, tie_depth);
-	t[1] = kl_pick_farthest(candidates, count, t[0], normal);
-	float area = 0.0f;
-	t[2] = kl_pick_widest(candidates, count, t[0], t[1], normal, &area);
-	int fourth;
-	if (area < 0.0f)
+	kl_chosen s = {.count = 1};
+	s.index[0] = kl_pick_deepest(candidates, count, tie_depth);
+	s.point[0] = candidates[s.index[0]].point;
+	kl_pick_rest(candidates, count, normal, &s);
+	for (int k = 0; k < s.count; ++k)
 	{
-		int swapped[3] = {t[0], t[2], t[1]};
-		fourth = kl_pick_fourth(candidates, count, swapped, normal);
+		out[k] = candidates[s.index[k]];
 	}
-	else
+	return s.count;
+}
+
+int kl_complete_manifold_points(const kl_manifold_point* candidates, int count, vec3s normal, kl_manifold_point* out,
+								int kept)
+{
+	if (out == NULL || kept < 0 || kept > KL_MAX_MANIFOLD_POINTS || (count > 0 && candidates == NULL))
 	{
-		fourth = kl_pick_fourth(candidates, count, t, normal);
+		return 0;
 	}
-	out[0] = candidates[t[0]];
-	out[1] = candidates[t[1]];
-	out[2] = candidates[t[2]];
-	out[3] = candidates[fourth];
-	return KL_MAX_MANIFOLD_POINTS;
+	if (kept == 0)
+	{
+		return kl_reduce_manifold_points(candidates, count, normal, out);
+	}
+	kl_chosen s = {.count = kept};
+	for (int k = 0; k < kept; ++k)
+	{
+		s.point[k] = out[k].point;
+		s.index[k] = -1;
+		for (int i = 0; i < count && s.index[k] < 0; ++i)
+		{
+			if (candidates[i].id == out[k].id && glms_vec3_eqv(candidates[i].point, out[k].point))
+			{
+				s.index[k] = i;
+			}
+		}
+	}
+	kl_pick_rest(candidates, count, normal, &s);
+	for (int k = kept; k < s.count; ++k)
+	{
+		out[k] = candidates[s.index[k]];
+	}
+	return s.count;
 }
 
 void kl_manifold_keep_impulses(const kl_manifold* old_manifold, kl_manifold* manifold)

@@ -54,6 +54,14 @@ int kl_reduce_manifold_points(const kl_manifold_point* candidates, int count, ve
 int kl_reduce_manifold_points_tied(const kl_manifold_point* candidates, int count, vec3s normal, float tie_depth,
 								   kl_manifold_point* out);
 
+/// Continues a reduction from the `kept` points already in out (chosen from another set): adds
+/// candidates by the same rules (the farthest from out[0], the widest with out[0..1], the one that
+/// adds most area to the triangle) until out holds KL_MAX_MANIFOLD_POINTS or no candidate is left.
+/// A candidate with the id and point of a kept one is not chosen again. Returns the point count
+/// (0 on bad arguments); kept 0 is kl_reduce_manifold_points.
+int kl_complete_manifold_points(const kl_manifold_point* candidates, int count, vec3s normal, kl_manifold_point* out,
+								int kept);
+
 /// Copies the solver state of the points of old_manifold into the points of manifold with the same
 /// id (and marks them persisted). A point whose id found no match takes the state of an unmatched
 /// old point within KL_LINEAR_SLOP of it (a clipped corner that changed features in place); the

@@ -429,6 +429,55 @@ static void test_far_points_by_predicted_separation(void** state)
 	assert_near(separation, 0.01, 1e-6);								  // its separation now
 }
 
+/// A curved part tilted on a face (a bowl resting on its outer wall): the deepest vertex and a
+/// touching neighbour 9 mm from it, inside a ring of vertices 16 mm out and about 1 mm up. The
+/// outline is the ring; reduced by area alone, the set held the deepest vertex and ring vertices,
+/// the part stood on one point and rocked over to the neighbour, and back, for ever. The touching
+/// pair must both be in the manifold, which the ring completes.
+static void test_touching_neighbour_inside_outline(void** state)
+{
+	(void)state;
+	enum { RING = 8, COUNT = RING + 2 };
+	kl_tri_contact contacts[COUNT];
+	memset(contacts, 0, sizeof(contacts));
+	for (int i = 0; i < COUNT; ++i)
+	{
+		float angle = 2.0f * GLM_PIf * (float)i / (float)RING;
+		contacts[i].point = i < RING ? kl_vec3(0.016f * cosf(angle), 0.016f * sinf(angle), 0.0f)
+									 : kl_vec3(i == RING ? 0.0f : 0.009f, 0.0f, 0.0f);
+		contacts[i].normal = kl_vec3(0.0f, 0.0f, 1.0f);
+		contacts[i].separation = i < RING ? 0.0009f + 0.0001f * (float)(i % 2) : (i == RING ? -0.0006f : -0.00038f);
+		contacts[i].tri_a = (uint32_t)i;
+		contacts[i].tri_b = 100u;
+		contacts[i].kind = KL_TRI_CONTACT_VERTEX;
+	}
+	static kl_manifold_point scratch[3 * COUNT + 2];
+	kl_patch_config config = kl_patch_config_default();
+	kl_manifold m[4];
+	assert_int_equal(kl_contact_patches(contacts, COUNT, &config, scratch, m, 1), 1);
+	assert_int_equal(m[0].point_count, 4);
+	int touching = 0, ring = 0;
+	for (int k = 0; k < 4; ++k)
+	{
+		vec3s p = m[0].points[k].point;
+		touching += fabsf(p.y) < 1e-6f && (fabsf(p.x) < 1e-6f || fabsf(p.x - 0.009f) < 1e-6f);
+		ring += fabsf(glms_vec3_norm(p) - 0.016f) < 1e-5f;
+	}
+	assert_int_equal(touching, 2);
+	assert_int_equal(ring, 2);
+	// A flat patch, all of it touching, reduces as before: four vertices of the ring.
+	for (int i = 0; i < RING; ++i)
+	{
+		contacts[i].separation = -0.0005f;
+	}
+	contacts[RING].separation = contacts[RING + 1].separation = -0.0005f;
+	assert_int_equal(kl_contact_patches(contacts, COUNT, &config, scratch, m, 1), 1);
+	for (int k = 0; k < m[0].point_count; ++k)
+	{
+		assert_near(glms_vec3_norm(m[0].points[k].point), 0.016, 1e-5);
+	}
+}
+
 static void test_l_shape_two_patches(void** state)
 {
 	(void)state;
@@ -668,6 +717,7 @@ int main(void)
 		cmocka_unit_test(test_tilted_box_one_patch),
 		cmocka_unit_test(test_outline_rest_second_manifold),
 		cmocka_unit_test(test_far_points_by_predicted_separation),
+		cmocka_unit_test(test_touching_neighbour_inside_outline),
 		cmocka_unit_test(test_closing_patch_before_far_ones),
 		cmocka_unit_test(test_l_shape_two_patches),
 		cmocka_unit_test(test_permutation_determinism),

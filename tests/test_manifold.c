@@ -415,6 +415,39 @@ static void test_tied_keeps_loaded_point(void** state)
 	assert_int_equal(out[0].id, 1u);
 }
 
+/// Completing a set chosen elsewhere (the touching points of a mesh patch): the kept points stay
+/// first and unchanged, a candidate equal to one is not taken again, and the rest follow the
+/// reduction's rules from the kept ones.
+static void test_complete_from_kept(void** state)
+{
+	(void)state;
+	const vec3s up = kl_vec3(0.0f, 0.0f, 1.0f);
+	// Square corners (ids 1-4) and the two kept points, one of them also among the candidates.
+	kl_manifold_point c[5] = {
+		make_point(kl_vec3(0.1f, 0.1f, 0.0f), 0.001f, 1u),	  make_point(kl_vec3(-0.1f, 0.1f, 0.0f), 0.001f, 2u),
+		make_point(kl_vec3(-0.1f, -0.1f, 0.0f), 0.001f, 3u), make_point(kl_vec3(0.1f, -0.1f, 0.0f), 0.001f, 4u),
+		make_point(kl_vec3(0.01f, 0.0f, 0.0f), -0.0004f, 8u),
+	};
+	kl_manifold_point out[KL_MAX_MANIFOLD_POINTS];
+	out[0] = make_point(kl_vec3(0.0f, 0.0f, 0.0f), -0.0006f, 7u);
+	out[1] = c[4];
+	int n = kl_complete_manifold_points(c, 5, up, out, 2);
+	assert_int_equal(n, KL_MAX_MANIFOLD_POINTS);
+	assert_int_equal(out[0].id, 7u);
+	assert_int_equal(out[1].id, 8u);
+	// The kept pair lies along x, the corners are all equally wide of it: the first (id 1) is the
+	// third; of the rest, the fourth is the one that adds most area to that thin triangle (id 2).
+	assert_int_equal(out[2].id, 1u);
+	assert_int_equal(out[3].id, 2u);
+	// Full already, nothing to add; bad arguments give 0.
+	assert_int_equal(kl_complete_manifold_points(c, 5, up, out, 4), 4);
+	assert_int_equal(kl_complete_manifold_points(c, 5, up, out, 5), 0);
+	assert_int_equal(kl_complete_manifold_points(NULL, 5, up, out, 1), 0);
+	assert_int_equal(kl_complete_manifold_points(c, 5, up, NULL, 1), 0);
+	// No candidates: the kept points alone.
+	assert_int_equal(kl_complete_manifold_points(c, 0, up, out, 2), 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -422,6 +455,7 @@ int main(void)
 		cmocka_unit_test(test_box_face_patch),		  cmocka_unit_test(test_area_in_normal_plane),
 		cmocka_unit_test(test_deterministic),		  cmocka_unit_test(test_degenerate_inputs),
 		cmocka_unit_test(test_keep_impulses),		  cmocka_unit_test(test_tied_keeps_loaded_point),
+		cmocka_unit_test(test_complete_from_kept),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

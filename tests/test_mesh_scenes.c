@@ -347,10 +347,11 @@ static void test_mesh_pile(void** state)
 		assert_true(KL_QUICK || r[layout].settled >= 29);
 	}
 	assert_true(KL_QUICK || all_settled >= layouts - 1);
-	SKIP_KNOWN_FAILURE("the pile settles and these layouts pass, but over 90 layouts (kollide-pile-layouts, every "
-					   "step) 22 read a contact deeper than 10 mm for a step, up to 17.3 mm where fast-spinning parts "
-					   "collide, and 4 leave two parts interlocked up to 8.4 mm deep at rest (limit 3) "
-					   "(docs/mesh-narrowphase.md); the bin, ground, pass-through and settling checks ran");
+	SKIP_KNOWN_FAILURE("the pile settles and these layouts pass, but over 180 layouts (kollide-pile-layouts, every "
+					   "step) 20 read a contact deeper than 10 mm for a step, up to 15.2 mm where fast-spinning parts "
+					   "collide, and 6 leave a contact 3.1-6.5 mm deep at rest (limit 3), a light part wedged or crept "
+					   "into a slanted contact (docs/mesh-narrowphase.md); the bin, ground, pass-through and settling "
+					   "checks ran");
 	if (KL_QUICK)
 	{
 		return;
