@@ -282,13 +282,17 @@ static bool kl_vertex_contact(bool p_is_a, int32_t v, vec3s p, const struct kl_v
 		// within the vertex's cone (the top it sank into) holds it; without it the corners of the
 		// overlap gave no contact, and the box tipped in and fell through. Only a face the vertex
 		// lies over: a nut's corner touching a torus knot's tube took the nearest in-cone triangle's
-		// far corner, 8.44 mm "deep" for 0.02 mm.
-		if (out->separation <= KL_ON_SURFACE && slot->in_cone.tri >= 0)
+		// far corner, 8.44 mm "deep" for 0.02 mm. A vertex outside q (flush sides) reads no deeper
+		// than the surface band: a nut's corner 0.2 mm outside a gear read a face 4.5 mm above
+		// it, on every other step (as the offers changed), and the gear never came out.
+		double first = out->separation;
+		if (first <= KL_ON_SURFACE && slot->in_cone.tri >= 0)
 		{
 			kl_nearest alt = slot->in_cone;
 			made = kl_over_face(q_set, &alt, p) &&
 				   kl_point_contact(q_set, p_is_a, p, &alt, false, trusted, complete, config, out) &&
-				   kl_normal_in_widened_cone(slot->axis, slot->cone_widened, out, p_is_a);
+				   kl_normal_in_widened_cone(slot->axis, slot->cone_widened, out, p_is_a) &&
+				   (first <= 0.0 || out->separation >= -KL_ON_SURFACE);
 		}
 	}
 	if (!made)

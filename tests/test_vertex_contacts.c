@@ -3,7 +3,8 @@
 // either inside the other), a vertex deeper than the margin that only the tree walk measures, and
 // the signed distance to a set's surface that checks deep readings, the reach a spinning body's
 // motion gives its triangle pairs, and a block's corner touching a torus knot's tube, where the
-// face standing in for the vertex's nearest surface must lie over the vertex.
+// face standing in for the vertex's nearest surface must lie over the vertex, and a corner just
+// outside a gear's tooth, where it may stand in only as deep as the surface band.
 #include "kl_test.h"
 
 #include "bvh_near.h"
@@ -301,6 +302,30 @@ static void owned_set_free(owned_set* o)
 	kl_meshgen_free(&o->mesh);
 }
 
+/// The block of test_stand_in_face_lies_over_the_vertex against q at the poses given: for each,
+/// the contacts' least separation must lie within [-most_deep[i], 0].
+static void block_poses_read(const kl_triangle_set* q, const versors* rotation, const vec3s* position,
+							 const float* most_deep, int count)
+{
+	box_mesh block;
+	box_make(&block, kl_vec3(0.0335f, 0.0335f, 0.017f), kl_vec3(0.0f, 0.0f, 0.0f));
+	kl_mesh_scratch scratch;
+	memset(&scratch, 0, sizeof(scratch));
+	kl_manifold out[KL_MESH_MAX_MANIFOLDS];
+	for (int i = 0; i < count; ++i)
+	{
+		block.set.xf.q = rotation[i];
+		block.set.xf.p = position[i];
+		int n = kl_collide_triangle_sets(q, &block.set, 0.004f, NULL, &scratch, out, KL_MESH_MAX_MANIFOLDS);
+		assert_true(n >= 1);
+		float least = least_separation(out, n);
+		assert_true(least <= 0.0f);
+		assert_true(least >= -most_deep[i]);
+	}
+	kl_mesh_scratch_free(&scratch);
+	kl_bvh_destroy(block.bvh);
+}
+
 static void test_stand_in_face_lies_over_the_vertex(void** state)
 {
 	(void)state;
@@ -330,25 +355,43 @@ static void test_stand_in_face_lies_over_the_vertex(void** state)
 	params.sides = 8;
 	assert_int_equal(kl_meshgen_torus_knot(&params, &knot.mesh), KL_OK);
 	owned_set_make(&knot);
-	box_mesh block;
-	box_make(&block, kl_vec3(0.0335f, 0.0335f, 0.017f), kl_vec3(0.0f, 0.0f, 0.0f));
-	kl_mesh_scratch scratch;
-	memset(&scratch, 0, sizeof(scratch));
-	kl_manifold out[KL_MESH_MAX_MANIFOLDS];
+	versors rotation[2];
+	vec3s position[2];
+	float most_deep[2];
 	for (int i = 0; i < 2; ++i)
 	{
-		block.set.xf.q = poses[i].q;
-		block.set.xf.p = poses[i].p;
-		int n = kl_collide_triangle_sets(&knot.set, &block.set, 0.004f, NULL, &scratch, out, KL_MESH_MAX_MANIFOLDS);
-		assert_true(n >= 1);
-		float least = least_separation(out, n);
-		// Touching, and no deeper than the grid's reading allows (its 1.7 mm steps miss a little).
-		assert_true(least <= 0.0f);
-		assert_true(least >= -poses[i].truly - 0.0002f);
+		rotation[i] = poses[i].q;
+		position[i] = poses[i].p;
+		most_deep[i] = poses[i].truly + 0.0002f; // the grid's 1.7 mm steps miss a little
 	}
-	kl_mesh_scratch_free(&scratch);
-	kl_bvh_destroy(block.bvh);
+	block_poses_read(&knot.set, rotation, position, most_deep, 2);
 	owned_set_free(&knot);
+}
+
+static void test_stand_in_only_for_a_vertex_inside(void** state)
+{
+	(void)state;
+	// The pile's gear (12 teeth) and the block, a corner placed 0.08-0.09 mm outside a tooth by the
+	// same search: the nearest surface lies outside the corner's cone, and the in-cone face that
+	// stood in, one the corner lies under, read 3.2 and 3.8 mm for a block truly 1.2-1.3 mm deep
+	// (elsewhere) in the gear. A vertex outside takes a stand-in only as deep as the surface band;
+	// the contacts now read 1.6 and 1.8 mm (edge crossings).
+	owned_set gear;
+	memset(&gear, 0, sizeof(gear));
+	kl_meshgen_gear_params params = kl_meshgen_default_gear_params();
+	params.tooth_count = 12;
+	params.module = 0.006f;
+	params.face_width = 0.02f;
+	params.bore_radius = 0.012f;
+	assert_int_equal(kl_meshgen_gear(&params, &gear.mesh), KL_OK);
+	owned_set_make(&gear);
+	const versors rotation[2] = {{{0.522337437f, 0.309809387f, -0.0526944995f, 0.79272002f}},
+								 {{-0.267238438f, 0.240862638f, 0.0800525621f, 0.929602265f}}};
+	const vec3s position[2] = {{{-0.00527914055f, 0.00426104385f, 0.0561645404f}},
+							   {{-0.0685195699f, 0.0268512834f, -0.0216113664f}}};
+	const float most_deep[2] = {0.0022f, 0.0022f};
+	block_poses_read(&gear.set, rotation, position, most_deep, 2);
+	owned_set_free(&gear);
 }
 
 int main(void)
@@ -361,6 +404,7 @@ int main(void)
 		cmocka_unit_test(test_spin_brings_far_vertex_into_reach),
 		cmocka_unit_test(test_signed_distance_of_a_box),
 		cmocka_unit_test(test_stand_in_face_lies_over_the_vertex),
+		cmocka_unit_test(test_stand_in_only_for_a_vertex_inside),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
