@@ -332,18 +332,9 @@ static void test_stand_in_face_lies_over_the_vertex(void** state)
 	// The mesh pile's torus knot (a 9 mm tube) and a 67 × 67 × 34 mm block (its nuts' outer box),
 	// whose corner touches the tube: poses found by a random search over corners placed 0.01-0.6 mm
 	// inside the tube, where the contacts read far deeper than the block truly is in the knot (the
-	// deepest of its surface sampled on a 1.7 mm grid and the knot's in it, `truly`). A corner
+	// deepest of its surface sampled on a 1.7 mm grid, and of the knot's in it). A corner
 	// there lies inside the tube, nearest to a side its cone cannot push on; the nearest face
 	// within its cone once stood in however it lay, and its far corner read 2.6 and 3.7 mm.
-	const struct
-	{
-		versors q;
-		vec3s p;
-		float truly;
-	} poses[2] = {
-		{{{-0.575576484f, 0.758155227f, 0.0455095805f, 0.30305329f}}, {{-0.0048539266f, -0.0610559285f, -0.0631024092f}}, 0.00052f},
-		{{{-0.0358911119f, -0.212547809f, 0.0614716448f, 0.974554539f}}, {{-0.051226262f, -0.0966076627f, -0.0333454162f}}, 0.00097f},
-	};
 	// The pile's knot, spelled out: the poses hold for this mesh only.
 	owned_set knot;
 	memset(&knot, 0, sizeof(knot));
@@ -355,15 +346,12 @@ static void test_stand_in_face_lies_over_the_vertex(void** state)
 	params.sides = 8;
 	assert_int_equal(kl_meshgen_torus_knot(&params, &knot.mesh), KL_OK);
 	owned_set_make(&knot);
-	versors rotation[2];
-	vec3s position[2];
-	float most_deep[2];
-	for (int i = 0; i < 2; ++i)
-	{
-		rotation[i] = poses[i].q;
-		position[i] = poses[i].p;
-		most_deep[i] = poses[i].truly + 0.0002f; // the grid's 1.7 mm steps miss a little
-	}
+	const versors rotation[2] = {{{-0.575576484f, 0.758155227f, 0.0455095805f, 0.30305329f}},
+								 {{-0.0358911119f, -0.212547809f, 0.0614716448f, 0.974554539f}}};
+	const vec3s position[2] = {{{-0.0048539266f, -0.0610559285f, -0.0631024092f}},
+							   {{-0.051226262f, -0.0966076627f, -0.0333454162f}}};
+	// Truly 0.52 and 0.97 mm deep, and 0.2 mm for what the grid's steps miss.
+	const float most_deep[2] = {0.00072f, 0.00117f};
 	block_poses_read(&knot.set, rotation, position, most_deep, 2);
 	owned_set_free(&knot);
 }
