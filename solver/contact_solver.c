@@ -138,9 +138,11 @@ void kl_prepare_contact(const kl_solver_step* step, const kl_contact* contact, i
 	c->friction = contact->friction;
 	c->restitution = contact->restitution;
 	c->rolling_resistance = contact->rolling_resistance;
+	c->spin_resistance = contact->spin_resistance;
 	c->rolling_impulse = step->enable_warm_starting ? m->rolling_impulse : glms_vec3_zero();
 	c->rolling_mass[0] = angular_mass(ba, bb, c->tangent[0]);
 	c->rolling_mass[1] = angular_mass(ba, bb, c->tangent[1]);
+	c->spin_mass = angular_mass(ba, bb, c->normal);
 	bool both_dynamic = ba->inv_mass > 0.0f && bb->inv_mass > 0.0f;
 	c->softness = both_dynamic ? step->contact_softness : step->static_softness;
 	c->point_count = m->point_count;
@@ -328,12 +330,16 @@ static inline void solve_friction(const kl_solver_step* step, kl_contact_constra
 	}
 }
 
-/// Rolling resistance: an angular impulse about the tangent axes bounded by the resistance
-/// times the total normal impulse (Box2D v3's model; spin about the normal is left free).
+/// Rolling and spin resistance: an angular impulse about the tangent axes bounded by the rolling
+/// resistance times the total normal impulse (Box2D v3's model), and one about the normal bounded
+/// by the spin resistance times it (torsional friction).
 static inline void solve_rolling(kl_contact_constraint* c, kl_side* a, kl_side* b, float total_normal)
 {
 	float max_lambda = c->rolling_resistance * total_normal;
+	float max_spin = c->spin_resistance * total_normal;
 	vec3s dw = glms_vec3_sub(b->w, a->w);
+	float spin = glms_vec3_dot(c->rolling_impulse, c->normal) - c->spin_mass * glms_vec3_dot(dw, c->normal);
+	spin = kl_maxf(-max_spin, spin < max_spin ? spin : max_spin);
 	float old0 = glms_vec3_dot(c->rolling_impulse, c->tangent[0]);
 	float old1 = glms_vec3_dot(c->rolling_impulse, c->tangent[1]);
 	float n0 = old0 - c->rolling_mass[0] * glms_vec3_dot(dw, c->tangent[0]);
@@ -346,6 +352,7 @@ static inline void solve_rolling(kl_contact_constraint* c, kl_side* a, kl_side* 
 		n1 *= scale;
 	}
 	vec3s next = glms_vec3_add(glms_vec3_scale(c->tangent[0], n0), glms_vec3_scale(c->tangent[1], n1));
+	next = glms_vec3_add(next, glms_vec3_scale(c->normal, spin));
 	apply_angular_impulse(a, b, glms_vec3_sub(next, c->rolling_impulse));
 	c->rolling_impulse = next;
 }
@@ -357,7 +364,7 @@ void kl_solve_contact(const kl_solver_step* step, kl_contact_constraint* c, bool
 	float total_normal = 0.0f;
 	solve_normal(step, c, &a, &b, use_bias, &total_normal);
 	solve_friction(step, c, &a, &b);
-	if (c->rolling_resistance > 0.0f)
+	if (c->rolling_resistance > 0.0f || c->spin_resistance > 0.0f)
 	{
 		solve_rolling(c, &a, &b, total_normal);
 	}

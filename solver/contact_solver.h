@@ -31,8 +31,10 @@ typedef struct kl_contact_constraint
 	float friction;
 	float restitution;
 	float rolling_resistance;
+	float spin_resistance;
 	float rolling_mass[2];
-	vec3s rolling_impulse; ///< world
+	float spin_mass; ///< angular mass about the normal
+	vec3s rolling_impulse; ///< world: about the tangents (rolling) and the normal (spin)
 	kl_softness softness;
 	/// Factors on each side's inverse mass and inertia in this constraint (1: as the body is); see
 	/// kl_support_mass_scales.

@@ -54,11 +54,13 @@ static void gather_lane(const kl_solver_step* step, const kl_contact_constraint*
 	out->rolling_resistance[lane] = s->rolling_resistance;
 	out->rolling_mass[0][lane] = s->rolling_mass[0];
 	out->rolling_mass[1][lane] = s->rolling_mass[1];
+	out->spin_resistance[lane] = s->spin_resistance;
+	out->spin_mass[lane] = s->spin_mass;
 	put_vec3(&out->rolling_impulse, lane, s->rolling_impulse);
 	out->bias_rate[lane] = s->softness.bias_rate;
 	out->mass_scale[lane] = s->softness.mass_scale;
 	out->impulse_scale[lane] = s->softness.impulse_scale;
-	out->any_rolling |= s->rolling_resistance > 0.0f;
+	out->any_rolling |= s->rolling_resistance > 0.0f || s->spin_resistance > 0.0f;
 	out->any_restitution |= s->restitution != 0.0f;
 	int count = s->point_count < KL_MAX_MANIFOLD_POINTS ? s->point_count : KL_MAX_MANIFOLD_POINTS;
 	out->point_count = count > out->point_count ? count : out->point_count;

@@ -60,7 +60,9 @@ typedef struct kl_contact_constraint_wide
 	float friction[KL_WIDE_LANES];
 	float restitution[KL_WIDE_LANES];
 	float rolling_resistance[KL_WIDE_LANES];
+	float spin_resistance[KL_WIDE_LANES];
 	float rolling_mass[2][KL_WIDE_LANES];
+	float spin_mass[KL_WIDE_LANES];
 	kl_wide_vec3 rolling_impulse;
 	float bias_rate[KL_WIDE_LANES];
 	float mass_scale[KL_WIDE_LANES];

@@ -262,20 +262,25 @@ KL_WF void solve_friction(const kl_solver_step* step, kl_contact_constraint_wide
 	}
 }
 
-/// Rolling resistance on the lanes with rolling_resistance > 0 (kl_solve_contact's solve_rolling).
+/// Rolling and spin resistance on the lanes with either > 0 (kl_solve_contact's solve_rolling).
 KL_WF void solve_rolling(kl_contact_constraint_wide* c, kl_side_w* a, kl_side_w* b, kl_w total_normal)
 {
 	kl_w resistance = w_load(c->rolling_resistance);
-	kl_m active = w_gt(resistance, w_set(0.0f));
+	kl_w spin_resistance = w_load(c->spin_resistance);
+	kl_m active = w_gt(w_add(resistance, spin_resistance), w_set(0.0f)); // both >= 0
 	kl_v3w t0 = v3_load(&c->tangent[0]);
 	kl_v3w t1 = v3_load(&c->tangent[1]);
+	kl_v3w n = v3_load(&c->normal);
 	kl_v3w old = v3_load(&c->rolling_impulse);
 	kl_w max_lambda = w_mul(resistance, total_normal);
+	kl_w max_spin = w_mul(spin_resistance, total_normal);
 	kl_v3w dw = v3_sub(b->w, a->w);
 	kl_w n0 = w_sub(v3_dot(old, t0), w_mul(w_load(c->rolling_mass[0]), v3_dot(dw, t0)));
 	kl_w n1 = w_sub(v3_dot(old, t1), w_mul(w_load(c->rolling_mass[1]), v3_dot(dw, t1)));
+	kl_w spin = w_sub(v3_dot(old, n), w_mul(w_load(c->spin_mass), v3_dot(dw, n)));
+	spin = w_max(w_neg(max_spin), w_min(spin, max_spin));
 	clamp_disk(&n0, &n1, max_lambda);
-	kl_v3w next = v3_add(v3_scale(t0, n0), v3_scale(t1, n1));
+	kl_v3w next = v3_add(v3_add(v3_scale(t0, n0), v3_scale(t1, n1)), v3_scale(n, spin));
 	kl_v3w l = v3_sub(next, old);
 	kl_w zero = w_set(0.0f);
 	l = (kl_v3w){w_blend(zero, l.x, active), w_blend(zero, l.y, active), w_blend(zero, l.z, active)};

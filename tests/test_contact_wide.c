@@ -97,6 +97,8 @@ static void make_contact(fixture* f, rng* r, int lane, int seed, int* index_a, i
 	c->friction = rand_range(r, 0.2f, 1.0f);
 	c->restitution = (lane + seed) % 3 == 0 ? rand_range(r, 0.2f, 0.9f) : 0.0f;
 	c->rolling_resistance = (lane + seed) % 2 == 0 ? rand_range(r, 0.01f, 0.2f) : 0.0f;
+	// Spin resistance on its own, with rolling, and neither: every mix of the two in one group.
+	c->spin_resistance = (lane + seed) % 3 != 2 ? rand_range(r, 0.01f, 0.2f) : 0.0f;
 	kl_manifold* m = &c->manifold;
 	m->normal = glms_vec3_normalize(rand_vec3(r, -1.0f, 1.0f));
 	m->point_count = 1 + (lane + 3 * seed) % KL_MAX_MANIFOLD_POINTS;
@@ -270,7 +272,7 @@ static void compare_level(const kl_contact_wide_kernels* k, int seed, int lane_c
 	run_scalar(f, cons_ref, states_ref, bodies_ref);
 	run_wide(f, k, cons_wide, states_wide, bodies_wide, wide);
 
-	int bounced = 0, rolled = 0, speculative = 0;
+	int bounced = 0, rolled = 0, spun = 0, speculative = 0;
 	for (int i = 0; i < lane_count; ++i)
 	{
 		assert_int_equal(cons_ref[i].point_count, cons_wide[i].point_count);
@@ -288,7 +290,9 @@ static void compare_level(const kl_contact_wide_kernels* k, int seed, int lane_c
 		}
 		check_vec3_close(cons_ref[i].rolling_impulse, cons_wide[i].rolling_impulse);
 		vec3s moved = glms_vec3_sub(cons_ref[i].rolling_impulse, f->constraints[i].rolling_impulse);
-		rolled += cons_ref[i].rolling_resistance > 0.0f && glms_vec3_norm(moved) > 0.0f;
+		rolled += (cons_ref[i].rolling_resistance > 0.0f || cons_ref[i].spin_resistance > 0.0f) &&
+				  glms_vec3_norm(moved) > 0.0f;
+		spun += cons_ref[i].spin_resistance > 0.0f && fabsf(glms_vec3_dot(moved, cons_ref[i].normal)) > 0.0f;
 	}
 	for (int i = 0; i < BODY_COUNT; ++i)
 	{
@@ -309,6 +313,7 @@ static void compare_level(const kl_contact_wide_kernels* k, int seed, int lane_c
 		}
 		assert_true(bounced > 0);
 		assert_true(rolled > 0);
+		assert_true(spun > 0);
 		assert_true(speculative > 0);
 	}
 	if (states_out != NULL)

@@ -342,6 +342,8 @@ static kl_world_id build_rich_world(void)
 	assert_non_null(crate_hull);
 	sd = kl_default_shape_def();
 	sd.material.density = 700.0f;
+	sd.material.rolling_resistance = 0.01f;
+	sd.material.spin_resistance = 0.003f;
 	kl_create_hull_shape(crate, &sd, crate_hull);
 	kl_hull_destroy(crate_hull);
 
@@ -509,6 +511,7 @@ static void compare_shapes(kl_shape_id x, kl_shape_id y)
 	assert_same(a.material.friction, b.material.friction);
 	assert_same(a.material.restitution, b.material.restitution);
 	assert_same(a.material.rolling_resistance, b.material.rolling_resistance);
+	assert_same(a.material.spin_resistance, b.material.spin_resistance);
 	assert_int_equal(a.material.user_material_id, b.material.user_material_id);
 	assert_true(a.filter.category_bits == b.filter.category_bits);
 	assert_true(a.filter.mask_bits == b.filter.mask_bits);

@@ -188,6 +188,7 @@ static void mix_materials(const kl_world* world, kl_contact* c)
 														   b->user_material_id)
 						 : fmaxf(a->restitution, b->restitution);
 	c->rolling_resistance = fmaxf(a->rolling_resistance, b->rolling_resistance);
+	c->spin_resistance = fmaxf(a->spin_resistance, b->spin_resistance);
 	// A callback returning garbage must not poison the solver.
 	if (!(c->friction >= 0.0f) || !isfinite(c->friction))
 	{

@@ -29,6 +29,7 @@ typedef struct kl_contact
 	float friction;	   ///< mixed: √(μa·μb), or the world's callback
 	float restitution; ///< mixed: max(ea, eb), or the world's callback
 	float rolling_resistance;
+	float spin_resistance;
 	kl_collide_cache cache;
 	kl_manifold manifold; ///< normal from shape_a to shape_b
 	/// Manifolds with points: 0 or 1 for convex pairs; mesh pairs may have up to

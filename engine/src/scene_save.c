@@ -279,6 +279,7 @@ static void save_shape(scene_saver* w, cJSON* shapes, kl_shape_id id)
 	add_float(w, o, "friction", def.material.friction);
 	add_float(w, o, "restitution", def.material.restitution);
 	add_float(w, o, "rolling_resistance", def.material.rolling_resistance);
+	add_float(w, o, "spin_resistance", def.material.spin_resistance);
 	add_integer(w, o, "material_id", def.material.user_material_id);
 	add_bool(w, o, "sensor", def.is_sensor);
 	add_bool(w, o, "contact_events", def.enable_contact_events);

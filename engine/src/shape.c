@@ -68,9 +68,11 @@ kl_result kl_validate_material(const kl_material* m)
 		return kl_fail(KL_ERR_INVALID_ARGUMENT, "density must be finite and non-negative (got %g)", (double)m->density);
 	}
 	if (!(m->friction >= 0.0f) || !isfinite(m->friction) || !(m->restitution >= 0.0f) || !isfinite(m->restitution) ||
-		!(m->rolling_resistance >= 0.0f) || !isfinite(m->rolling_resistance))
+		!(m->rolling_resistance >= 0.0f) || !isfinite(m->rolling_resistance) || !(m->spin_resistance >= 0.0f) ||
+		!isfinite(m->spin_resistance))
 	{
-		return kl_fail(KL_ERR_INVALID_ARGUMENT, "friction, restitution and rolling resistance must be finite and >= 0");
+		return kl_fail(KL_ERR_INVALID_ARGUMENT,
+					   "friction, restitution, rolling and spin resistance must be finite and >= 0");
 	}
 	return KL_OK;
 }

@@ -116,7 +116,15 @@ typedef struct kl_material
 	float density;	   ///< kg/m³
 	float friction;	   ///< Coulomb coefficient; pairs combine by √(μa·μb)
 	float restitution; ///< pairs combine by the maximum
+	/// Lever arm (m) of the torque that resists rolling, about the contact's tangents: at most this
+	/// times the normal force (Box2D v3's model). Pairs combine by the maximum.
 	float rolling_resistance;
+	/// Lever arm (m) of the torque that resists spinning about the contact normal (torsional
+	/// friction, as from a contact patch of about this radius): at most this times the normal
+	/// force. Friction at a single point cannot resist that spin, so without it a part resting on
+	/// one point (a gear on its rim, a bowl on its wall) keeps spinning. Pairs combine by the
+	/// maximum; 0 (the default) leaves the spin free.
+	float spin_resistance;
 	uint32_t user_material_id;
 } kl_material;
 
