@@ -281,9 +281,10 @@ static int kl_outline_deeper_sides(const kl_manifold_point* sorted, int n, kl_ma
 	return h;
 }
 
-/// Writes the outline corners of the n candidates (in plane of normal) to hull, using sorted as
-/// work space; adds the deepest candidate when it is clearly deeper than every corner.
-static int kl_outline(const kl_manifold_point* candidates, int n, vec3s normal, float weld,
+/// Writes the outline corners (in plane of normal) of the n candidates whose separation is at most
+/// `below` to hull, using sorted as work space; adds the deepest candidate when it is clearly
+/// deeper than every corner. The candidates keep their order.
+static int kl_outline(const kl_manifold_point* candidates, int n, float below, vec3s normal, float weld,
 					  kl_manifold_point* sorted, kl_manifold_point* hull)
 {
 	vec3s t1, t2;
@@ -296,21 +297,30 @@ static int kl_outline(const kl_manifold_point* candidates, int n, vec3s normal, 
 		t1 = glms_vec3_normalize(kl_vec3(0.0f, normal.z, -normal.y));
 	}
 	t2 = glms_vec3_cross(normal, t1);
+	int k = 0;
 	for (int i = 0; i < n; ++i)
 	{
-		sorted[i] = candidates[i];
-		sorted[i].tangent_impulse[0] = glms_vec3_dot(candidates[i].point, t1);
-		sorted[i].tangent_impulse[1] = glms_vec3_dot(candidates[i].point, t2);
+		if (candidates[i].separation <= below)
+		{
+			sorted[k] = candidates[i];
+			sorted[k].tangent_impulse[0] = glms_vec3_dot(candidates[i].point, t1);
+			sorted[k].tangent_impulse[1] = glms_vec3_dot(candidates[i].point, t2);
+			++k;
+		}
 	}
-	qsort(sorted, (size_t)n, sizeof(kl_manifold_point), kl_plane_order);
+	if (k == 0)
+	{
+		return 0;
+	}
+	qsort(sorted, (size_t)k, sizeof(kl_manifold_point), kl_plane_order);
 	// Andrew's monotone chain: lower hull left to right, upper hull right to left.
 	int h = 0;
-	for (int i = 0; i < n; ++i)
+	for (int i = 0; i < k; ++i)
 	{
 		h = kl_hull_push(hull, h, 0, sorted + i);
 	}
 	int lower = h;
-	for (int i = n - 2; i >= 0; --i)
+	for (int i = k - 2; i >= 0; --i)
 	{
 		h = kl_hull_push(hull, h, lower - 1, sorted + i);
 	}
@@ -319,13 +329,13 @@ static int kl_outline(const kl_manifold_point* candidates, int n, vec3s normal, 
 		--h; // the last point repeats the first
 	}
 	h = kl_hull_simplify(hull, h, weld);
-	h = kl_outline_deeper_sides(sorted, n, hull, h, weld, 0.1f * KL_LINEAR_SLOP);
+	h = kl_outline_deeper_sides(sorted, k, hull, h, weld, 0.1f * KL_LINEAR_SLOP);
 	float hull_deepest = FLT_MAX;
 	for (int i = 0; i < h; ++i)
 	{
 		hull_deepest = fminf(hull_deepest, hull[i].separation);
 	}
-	int deepest = 0;
+	int deepest = 0; // of all the candidates: it is always within `below`
 	for (int i = 1; i < n; ++i)
 	{
 		deepest = candidates[i].separation < candidates[deepest].separation ? i : deepest;
@@ -362,22 +372,22 @@ static int kl_outline_rest(kl_manifold_point* hull, int h, const kl_manifold* m)
 	return rest;
 }
 
-/// The candidates that touch: those within a band above the deepest (a tenth of the slop) or
-/// penetrating. A curved part resting on a face (a bowl tilted on its outer wall, a faceted
-/// sphere) touches with a few vertices around its lowest, while the outline of its patch runs
-/// through vertices a millimetre or more above: reduced by area, the set held the deepest vertex
-/// and those, and dropped the touching neighbour inside the outline. The part stood on one point
-/// and rocked over to the neighbour, which then took the first pick and dropped the other, for ever.
-static bool kl_touches(float separation, float deepest)
+/// The separation up to which a candidate touches: within a band above the deepest (a tenth of the
+/// slop), or penetrating. A curved part resting on a face (a bowl tilted on its outer wall, a
+/// faceted sphere) touches with a few vertices around its lowest, while the outline of its patch
+/// runs through vertices a millimetre or more above: reduced by area, the set held the deepest
+/// vertex and those, and dropped the touching neighbour inside the outline. The part stood on one
+/// point and rocked over to the neighbour, which then took the first pick and dropped the other,
+/// for ever.
+static float kl_touch_limit(float deepest)
 {
-	return separation <= fmaxf(deepest + 0.1f * KL_LINEAR_SLOP, 0.0f);
+	return fmaxf(deepest + 0.1f * KL_LINEAR_SLOP, 0.0f);
 }
 
-/// When some but not all of the n candidates touch (kl_touches) and they span more than one point,
-/// moves them to the front (stably), reduces their outline into m and returns its point count; the
-/// caller completes m from the whole outline. Else 0 (with the candidates as they were, unless
-/// the touching ones weld into one point). `work` and `hull` are kl_outline's spaces.
-static int kl_touching_support(kl_manifold_point* candidates, int n, vec3s normal, float weld,
+/// When some but not all of the n candidates touch (kl_touch_limit) and they span more than one point,
+/// reduces the outline of those that do into m and returns its point count; the caller completes m
+/// from the whole outline. Else 0. `work` and `hull` are kl_outline's spaces.
+static int kl_touching_support(const kl_manifold_point* candidates, int n, vec3s normal, float weld,
 							   kl_manifold_point* work, kl_manifold_point* hull, kl_manifold* m)
 {
 	float deepest = FLT_MAX;
@@ -385,34 +395,18 @@ static int kl_touching_support(kl_manifold_point* candidates, int n, vec3s norma
 	{
 		deepest = fminf(deepest, candidates[i].separation);
 	}
+	float below = kl_touch_limit(deepest);
 	int touching = 0;
 	for (int i = 0; i < n; ++i)
 	{
-		touching += kl_touches(candidates[i].separation, deepest);
+		touching += candidates[i].separation <= below;
 	}
 	if (touching < 2 || touching == n)
 	{
 		return 0;
 	}
-	int front = 0, apart = 0;
-	for (int i = 0; i < n; ++i)
-	{
-		if (kl_touches(candidates[i].separation, deepest))
-		{
-			candidates[front++] = candidates[i];
-		}
-		else
-		{
-			work[apart++] = candidates[i];
-		}
-	}
-	memcpy(candidates + front, work, (size_t)apart * sizeof(kl_manifold_point));
-	int h = kl_outline(candidates, touching, normal, weld, work, hull);
-	if (h < 2)
-	{
-		return 0;
-	}
-	return kl_reduce_manifold_points_tied(hull, h, normal, 0.1f * KL_LINEAR_SLOP, m->points);
+	int h = kl_outline(candidates, n, below, normal, weld, work, hull);
+	return h < 2 ? 0 : kl_reduce_manifold_points_tied(hull, h, normal, 0.1f * KL_LINEAR_SLOP, m->points);
 }
 
 /// Contact c's separation predicted at the step's end: the bodies' relative velocity at its point
@@ -484,7 +478,7 @@ static int kl_patch_manifold(const kl_tri_contact* contacts, int count, const kl
 	memset(m, 0, sizeof(*m));
 	m->normal = normal;
 	int kept = pass == 1 ? 0 : kl_touching_support(scratch, n, normal, config->weld_distance, scratch + count, hull, m);
-	int h = kl_outline(scratch, n, normal, config->weld_distance, scratch + count, hull);
+	int h = kl_outline(scratch, n, FLT_MAX, normal, config->weld_distance, scratch + count, hull);
 	m->point_count = kept > 0 ? kl_complete_manifold_points(hull, h, normal, m->points, kept)
 							  : kl_reduce_manifold_points_tied(hull, h, normal, 0.1f * KL_LINEAR_SLOP, m->points);
 	if (pass == 2)
