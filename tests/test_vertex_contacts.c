@@ -302,21 +302,25 @@ static void owned_set_free(owned_set* o)
 	kl_meshgen_free(&o->mesh);
 }
 
-/// The block of test_stand_in_face_lies_over_the_vertex against q at the poses given: for each,
-/// the contacts' least separation must lie within [-most_deep[i], 0].
-static void block_poses_read(const kl_triangle_set* q, const versors* rotation, const vec3s* position,
-							 const float* most_deep, int count)
+/// A 67 × 67 × 34 mm block (the pile's nuts' outer box) against a generated mesh (taken over and
+/// freed) at two poses: for each, the contacts' least separation must lie within [-most_deep[i], 0].
+static void block_poses_read(kl_meshgen_mesh mesh, const versors rotation[2], const vec3s position[2],
+							 const float most_deep[2])
 {
+	owned_set q;
+	memset(&q, 0, sizeof(q));
+	q.mesh = mesh;
+	owned_set_make(&q);
 	box_mesh block;
 	box_make(&block, kl_vec3(0.0335f, 0.0335f, 0.017f), kl_vec3(0.0f, 0.0f, 0.0f));
 	kl_mesh_scratch scratch;
 	memset(&scratch, 0, sizeof(scratch));
 	kl_manifold out[KL_MESH_MAX_MANIFOLDS];
-	for (int i = 0; i < count; ++i)
+	for (int i = 0; i < 2; ++i)
 	{
 		block.set.xf.q = rotation[i];
 		block.set.xf.p = position[i];
-		int n = kl_collide_triangle_sets(q, &block.set, 0.004f, NULL, &scratch, out, KL_MESH_MAX_MANIFOLDS);
+		int n = kl_collide_triangle_sets(&q.set, &block.set, 0.004f, NULL, &scratch, out, KL_MESH_MAX_MANIFOLDS);
 		assert_true(n >= 1);
 		float least = least_separation(out, n);
 		assert_true(least <= 0.0f);
@@ -324,36 +328,33 @@ static void block_poses_read(const kl_triangle_set* q, const versors* rotation, 
 	}
 	kl_mesh_scratch_free(&scratch);
 	kl_bvh_destroy(block.bvh);
+	owned_set_free(&q);
 }
 
 static void test_stand_in_face_lies_over_the_vertex(void** state)
 {
 	(void)state;
-	// The mesh pile's torus knot (a 9 mm tube) and a 67 × 67 × 34 mm block (its nuts' outer box),
-	// whose corner touches the tube: poses found by a random search over corners placed 0.01-0.6 mm
+	// The mesh pile's torus knot (a 9 mm tube) and the block, whose corner touches the tube: poses found by a random search over corners placed 0.01-0.6 mm
 	// inside the tube, where the contacts read far deeper than the block truly is in the knot (the
 	// deepest of its surface sampled on a 1.7 mm grid, and of the knot's in it). A corner
 	// there lies inside the tube, nearest to a side its cone cannot push on; the nearest face
 	// within its cone once stood in however it lay, and its far corner read 2.6 and 3.7 mm.
 	// The pile's knot, spelled out: the poses hold for this mesh only.
-	owned_set knot;
-	memset(&knot, 0, sizeof(knot));
 	kl_meshgen_torus_knot_params params = kl_meshgen_default_torus_knot_params();
 	params.major_radius = 0.05f;
 	params.minor_radius = 0.02f;
 	params.tube_radius = 0.009f;
 	params.segments = 96;
 	params.sides = 8;
-	assert_int_equal(kl_meshgen_torus_knot(&params, &knot.mesh), KL_OK);
-	owned_set_make(&knot);
+	kl_meshgen_mesh knot = {0};
+	assert_int_equal(kl_meshgen_torus_knot(&params, &knot), KL_OK);
 	const versors rotation[2] = {{{-0.575576484f, 0.758155227f, 0.0455095805f, 0.30305329f}},
 								 {{-0.0358911119f, -0.212547809f, 0.0614716448f, 0.974554539f}}};
 	const vec3s position[2] = {{{-0.0048539266f, -0.0610559285f, -0.0631024092f}},
 							   {{-0.051226262f, -0.0966076627f, -0.0333454162f}}};
 	// Truly 0.52 and 0.97 mm deep, and 0.2 mm for what the grid's steps miss.
 	const float most_deep[2] = {0.00072f, 0.00117f};
-	block_poses_read(&knot.set, rotation, position, most_deep, 2);
-	owned_set_free(&knot);
+	block_poses_read(knot, rotation, position, most_deep);
 }
 
 static void test_stand_in_only_for_a_vertex_inside(void** state)
@@ -364,22 +365,19 @@ static void test_stand_in_only_for_a_vertex_inside(void** state)
 	// stood in, one the corner lies under, read 3.2 and 3.8 mm for a block truly 1.2-1.3 mm deep
 	// (elsewhere) in the gear. A vertex outside takes a stand-in only as deep as the surface band;
 	// the contacts now read 1.6 and 1.8 mm (edge crossings).
-	owned_set gear;
-	memset(&gear, 0, sizeof(gear));
 	kl_meshgen_gear_params params = kl_meshgen_default_gear_params();
 	params.tooth_count = 12;
 	params.module = 0.006f;
 	params.face_width = 0.02f;
 	params.bore_radius = 0.012f;
-	assert_int_equal(kl_meshgen_gear(&params, &gear.mesh), KL_OK);
-	owned_set_make(&gear);
+	kl_meshgen_mesh gear = {0};
+	assert_int_equal(kl_meshgen_gear(&params, &gear), KL_OK);
 	const versors rotation[2] = {{{0.522337437f, 0.309809387f, -0.0526944995f, 0.79272002f}},
 								 {{-0.267238438f, 0.240862638f, 0.0800525621f, 0.929602265f}}};
 	const vec3s position[2] = {{{-0.00527914055f, 0.00426104385f, 0.0561645404f}},
 							   {{-0.0685195699f, 0.0268512834f, -0.0216113664f}}};
 	const float most_deep[2] = {0.0022f, 0.0022f};
-	block_poses_read(&gear.set, rotation, position, most_deep, 2);
-	owned_set_free(&gear);
+	block_poses_read(gear, rotation, position, most_deep);
 }
 
 int main(void)
