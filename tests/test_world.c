@@ -106,6 +106,17 @@ static void test_nan_and_bad_sizes_rejected(void** state)
 	bad.material.density = -5.0f;
 	assert_true(KL_IS_NULL(kl_create_sphere_shape(body, &bad, 1.0f)));
 	bad = sd;
+	bad.material.rolling_resistance = -0.01f;
+	assert_true(KL_IS_NULL(kl_create_sphere_shape(body, &bad, 1.0f)));
+	bad = sd;
+	bad.material.spin_resistance = -0.01f;
+	assert_true(KL_IS_NULL(kl_create_sphere_shape(body, &bad, 1.0f)));
+	bad.material.spin_resistance = NAN;
+	assert_true(KL_IS_NULL(kl_create_sphere_shape(body, &bad, 1.0f)));
+	bad.material.spin_resistance = INFINITY;
+	assert_true(KL_IS_NULL(kl_create_sphere_shape(body, &bad, 1.0f)));
+	expect_error(KL_ERR_INVALID_ARGUMENT);
+	bad = sd;
 	bad.local_pose.p.x = NAN;
 	assert_true(KL_IS_NULL(kl_create_sphere_shape(body, &bad, 1.0f)));
 	bad = sd;
