@@ -67,14 +67,16 @@ typedef struct kl_chosen
 {
 	vec3s point[KL_MAX_MANIFOLD_POINTS];
 	int index[KL_MAX_MANIFOLD_POINTS];
+	uint32_t id[KL_MAX_MANIFOLD_POINTS];
 	int count;
+	int kept; ///< the first `kept` came from elsewhere: every candidate equal to one is taken
 } kl_chosen;
 
-static bool kl_is_chosen(const kl_chosen* s, int i)
+static bool kl_is_chosen(const kl_chosen* s, const kl_manifold_point* c, int i)
 {
 	for (int k = 0; k < s->count; ++k)
 	{
-		if (s->index[k] == i)
+		if (s->index[k] == i || (k < s->kept && c[i].id == s->id[k] && glms_vec3_eqv(c[i].point, s->point[k])))
 		{
 			return true;
 		}
@@ -89,7 +91,7 @@ static int kl_pick_farthest(const kl_manifold_point* c, int count, const kl_chos
 	float best_score = -1.0f;
 	for (int i = 0; i < count; ++i)
 	{
-		if (kl_is_chosen(s, i))
+		if (kl_is_chosen(s, c, i))
 		{
 			continue;
 		}
@@ -110,7 +112,7 @@ static int kl_pick_widest(const kl_manifold_point* c, int count, const kl_chosen
 	float best_score = -1.0f;
 	for (int i = 0; i < count; ++i)
 	{
-		if (kl_is_chosen(s, i))
+		if (kl_is_chosen(s, c, i))
 		{
 			continue;
 		}
@@ -139,7 +141,7 @@ static int kl_pick_fourth(const kl_manifold_point* c, int count, const kl_chosen
 	float best_score = -1.0f;
 	for (int i = 0; i < count; ++i)
 	{
-		if (kl_is_chosen(s, i))
+		if (kl_is_chosen(s, c, i))
 		{
 			continue;
 		}
@@ -216,18 +218,12 @@ int kl_complete_manifold_points(const kl_manifold_point* candidates, int count, 
 	{
 		return kl_reduce_manifold_points(candidates, count, normal, out);
 	}
-	kl_chosen s = {.count = kept};
+	kl_chosen s = {.count = kept, .kept = kept};
 	for (int k = 0; k < kept; ++k)
 	{
 		s.point[k] = out[k].point;
+		s.id[k] = out[k].id;
 		s.index[k] = -1;
-		for (int i = 0; i < count && s.index[k] < 0; ++i)
-		{
-			if (candidates[i].id == out[k].id && glms_vec3_eqv(candidates[i].point, out[k].point))
-			{
-				s.index[k] = i;
-			}
-		}
 	}
 	kl_pick_rest(candidates, count, normal, &s);
 	for (int k = kept; k < s.count; ++k)
