@@ -422,16 +422,17 @@ static void test_complete_from_kept(void** state)
 {
 	(void)state;
 	const vec3s up = kl_vec3(0.0f, 0.0f, 1.0f);
-	// Square corners (ids 1-4) and the two kept points, one of them also among the candidates.
-	kl_manifold_point c[5] = {
+	// Square corners (ids 1-4) and the two kept points, one of them also among the candidates, twice
+	// (an outline may hold a point twice).
+	kl_manifold_point c[6] = {
 		make_point(kl_vec3(0.1f, 0.1f, 0.0f), 0.001f, 1u),	  make_point(kl_vec3(-0.1f, 0.1f, 0.0f), 0.001f, 2u),
 		make_point(kl_vec3(-0.1f, -0.1f, 0.0f), 0.001f, 3u), make_point(kl_vec3(0.1f, -0.1f, 0.0f), 0.001f, 4u),
-		make_point(kl_vec3(0.01f, 0.0f, 0.0f), -0.0004f, 8u),
+		make_point(kl_vec3(0.01f, 0.0f, 0.0f), -0.0004f, 8u), make_point(kl_vec3(0.01f, 0.0f, 0.0f), -0.0004f, 8u),
 	};
 	kl_manifold_point out[KL_MAX_MANIFOLD_POINTS];
 	out[0] = make_point(kl_vec3(0.0f, 0.0f, 0.0f), -0.0006f, 7u);
 	out[1] = c[4];
-	int n = kl_complete_manifold_points(c, 5, up, out, 2);
+	int n = kl_complete_manifold_points(c, 6, up, out, 2);
 	assert_int_equal(n, KL_MAX_MANIFOLD_POINTS);
 	assert_int_equal(out[0].id, 7u);
 	assert_int_equal(out[1].id, 8u);
@@ -440,10 +441,15 @@ static void test_complete_from_kept(void** state)
 	assert_int_equal(out[2].id, 1u);
 	assert_int_equal(out[3].id, 2u);
 	// Full already, nothing to add; bad arguments give 0.
-	assert_int_equal(kl_complete_manifold_points(c, 5, up, out, 4), 4);
-	assert_int_equal(kl_complete_manifold_points(c, 5, up, out, 5), 0);
-	assert_int_equal(kl_complete_manifold_points(NULL, 5, up, out, 1), 0);
-	assert_int_equal(kl_complete_manifold_points(c, 5, up, NULL, 1), 0);
+	assert_int_equal(kl_complete_manifold_points(c, 6, up, out, 4), 4);
+	assert_int_equal(kl_complete_manifold_points(c, 6, up, out, 5), 0);
+	assert_int_equal(kl_complete_manifold_points(NULL, 6, up, out, 1), 0);
+	assert_int_equal(kl_complete_manifold_points(c, 6, up, NULL, 1), 0);
+	// Only a corner and the kept point's two copies left: the corner, and no copy.
+	out[0] = make_point(kl_vec3(0.0f, 0.0f, 0.0f), -0.0006f, 7u);
+	out[1] = c[4];
+	assert_int_equal(kl_complete_manifold_points(c + 3, 3, up, out, 2), 3);
+	assert_int_equal(out[2].id, 4u);
 	// No candidates: the kept points alone.
 	assert_int_equal(kl_complete_manifold_points(c, 0, up, out, 2), 2);
 }
