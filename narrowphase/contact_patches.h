@@ -51,7 +51,9 @@ kl_patch_config kl_patch_config_default(void);
 /// outline is found (2D convex hull in the plane of its normal, near-collinear and
 /// welded points dropped, but points on a side clearly deeper than the side's ends put back, plus
 /// the deepest contact when it lies clearly deeper inside), and reduced
-/// by kl_reduce_manifold_points along the normal; each chosen point takes the id of the first
+/// by kl_reduce_manifold_points along the normal; when only some of them touch (penetrating, or
+/// within a tenth of the slop of the deepest), up to three points come first from the outline of
+/// those that touch, and the rest from the whole outline (kl_complete_manifold_points); each chosen point takes the id of the first
 /// contact within weld_distance of it (see kl_patch_config); (6) while manifolds are left, each
 /// kept patch's farther contacts get one of their own, and then the outline corners (5) left out. Reducing the outline rather than all
 /// contacts matters for flat patches, where most contacts are equally deep and an inner start
