@@ -14,8 +14,7 @@
 // their search steps (pointshell_warp_model.h): a figure for the GPU's search without a GPU.
 // Usage: kollide-pointshell-bench [--scene E1a|E1b|E2|E3|E4] [--iterations N] [--cpu-iterations N]
 //                                 [--threads T] [--spacing S] [--grouping surface|median] [--no-gpu]
-//                                 [--warp-model] [--gpu-variant V]
-// --gpu-variant picks one of the GPU's ways (kl_ps_gpu_variant flags, 0-3) to time against the others.
+//                                 [--leaf-bucket N] [--warp-model]
 // SPDX-License-Identifier: MIT
 #include "../tools/meshgen/meshgen.h"
 #include "bvh.h"
@@ -459,11 +458,11 @@ static void describe_models(const scene* s)
 			leaves += b->shell->nodes[k].child_count == 0;
 		}
 		printf("%-4s model: %d triangles, %d conglomerates (%.0f per), %u samples (%.1f per triangle), %d nodes, "
-			   "%.1f triangles per leaf, spacing %.2f mm, coverage %.2f mm; bytes per triangle: shells %.1f, octrees "
+			   "%.1f triangles per leaf (bucket %d), spacing %.2f mm, coverage %.2f mm; bytes per triangle: shells %.1f, octrees "
 			   "%.1f, conglomerates %.1f; build %.1f ms (point shell)\n",
 			   s->name, n, b->shell->cong_count, (double)n / b->shell->cong_count, b->shell->point_count,
 			   (double)b->shell->point_count / n, b->shell->node_count,
-			   (double)b->shell->entry_count / (leaves > 0 ? leaves : 1), 1e3 * b->shell->spacing,
+			   (double)b->shell->entry_count / (leaves > 0 ? leaves : 1), b->shell->leaf_bucket, 1e3 * b->shell->spacing,
 			   1e3 * b->shell->coverage, (double)m.shells / n, (double)m.octrees / n, (double)m.conglomerates / n,
 			   b->build_ms);
 	}
@@ -495,8 +494,6 @@ static void print_warp_model(const scene* s)
 	kl_ps_batch_free(&batch);
 }
 
-static int s_gpu_variant;
-
 /// Runs one scene; returns how many iterations disagreed (BVH against point shells on the CPU, GPU
 /// against CPU keys).
 static int run_scene(const char* name, int iterations, int cpu_iterations, int threads, bool gpu, bool warp_model)
@@ -517,14 +514,11 @@ static int run_scene(const char* name, int iterations, int cpu_iterations, int t
 	kl_ps_batch cpu_batch, gpu_batch;
 	memset(&cpu_batch, 0, sizeof(cpu_batch));
 	memset(&gpu_batch, 0, sizeof(gpu_batch));
-	gpu_batch.gpu_variant = s_gpu_variant;
 	backend_figures cpu, dev, bvh;
 	char cpu_name[32];
 	snprintf(cpu_name, sizeof(cpu_name), "pointshell-cpu(%d)", threads);
 	figures_init(&cpu, cpu_name, s.iterations);
-	char gpu_name[32];
-	snprintf(gpu_name, sizeof(gpu_name), "pointshell-gpu(v%d)", s_gpu_variant);
-	figures_init(&dev, gpu_name, s.iterations);
+	figures_init(&dev, "pointshell-gpu", s.iterations);
 	figures_init(&bvh, "simd-bvh", s.iterations);
 	int capacity = 1 << 22;
 	kl_bvh_pair* pairs = malloc((size_t)capacity * sizeof(kl_bvh_pair));
@@ -650,20 +644,11 @@ int main(int argc, char** argv)
 		{
 			warp_model = true;
 		}
-		else if (strcmp(argv[i], "--gpu-variant") == 0 && i + 1 < argc)
-		{
-			s_gpu_variant = atoi(argv[++i]);
-			if (s_gpu_variant < 0 || s_gpu_variant >= KL_PS_GPU_VARIANTS)
-			{
-				fprintf(stderr, "--gpu-variant: 0 to %d\n", KL_PS_GPU_VARIANTS - 1);
-				return 2;
-			}
-		}
 		else
 		{
 			fprintf(stderr, "usage: kollide-pointshell-bench [--scene E1a|E1b|E2|E3|E4] [--iterations N] "
 							"[--cpu-iterations N] [--threads T] [--spacing S] [--grouping surface|median] "
-							"[--leaf-bucket N] [--no-gpu] [--warp-model] [--gpu-variant V]\n");
+							"[--leaf-bucket N] [--no-gpu] [--warp-model]\n");
 			return 2;
 		}
 	}

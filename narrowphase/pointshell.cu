@@ -34,6 +34,7 @@ namespace
 {
 
 const int kBlock = 128;
+const uint32_t kTriangleLanes = 8; ///< lanes per key in the triangle stage (few keys): 21 parts, 3 to a lane
 const uint32_t kSortOnDeviceFrom = 16384;
 
 int blocks_for(long long n)
@@ -214,27 +215,16 @@ const resident* resident_of(const kl_pointshell* m)
 }
 
 // A thread per sample: a thread per triangle left too few threads (11k in E1) walking 20-30
-// searches each in turn. Keys go through the emitter's set, so the list holds each once. (Copying a
-// block's octree into shared memory first was measured and dropped: E1 gained 5 %, E3 and E4,
-// whose forced pairs stop most searches at the root, lost a half.) With block_filter, a block's
-// threads first offer their keys to a set of the block's in shared memory; with fused, the thread
-// that inserts a key runs the triangle stage on it. Both are template arguments, so that a kernel
-// without them carries none of their code (the fused stage takes the registers from 55 to 93).
-template <bool fused, bool block_filter>
+// searches each in turn. Keys go through the emitter's set, so the list holds each once. Measured
+// on an H100 and dropped (2026-11-27): copying a block's octree into shared memory first (E1 gained
+// 5 %, E3 and E4, whose forced pairs stop most searches at the root, lost a half); a block's own set
+// of keys in shared memory before the global one (within 5 % either way); and the triangle test
+// run by the thread that inserts a key, in one kernel (93 registers instead of 55: E1 8 % faster
+// than the two kernels then were, E3 and E4 25-40 % slower, and slower than the split triangle
+// stage everywhere).
 __global__ void query_kernel(const kl_ps_model_view* views, const kl_ps_work* works, int work_count, int sample_count,
-							 kl_ps_emitter out, uint32_t* raw, kl_ps_triangle_stage stage)
+							 kl_ps_emitter out, uint32_t* raw)
 {
-	__shared__ uint64_t block_set[block_filter ? KL_PS_BLOCK_SET : 1];
-	if (block_filter)
-	{
-		for (int i = threadIdx.x; i < KL_PS_BLOCK_SET; i += blockDim.x)
-		{
-			block_set[i] = KL_PS_SET_EMPTY;
-		}
-		__syncthreads();
-	}
-	out.block_set = block_filter ? block_set : nullptr;
-	out.stage = fused ? &stage : nullptr;
 	int item = blockIdx.x * blockDim.x + threadIdx.x;
 	if (item >= sample_count)
 	{
@@ -254,16 +244,30 @@ __global__ void query_kernel(const kl_ps_model_view* views, const kl_ps_work* wo
 
 // The triangle stage over the unique keys, whose count only the device knows: a grid-stride loop
 // over a grid sized for the list's capacity. The kept keys are appended. A search whose set or list
-// overflowed is run again, so its keys are not tested.
+// overflowed is run again, so its keys are not tested. When the grid holds kTriangleLanes threads for
+// every key, that many neighbouring threads share a key, each testing every kTriangleLanes-th part of
+// it (kl_ps_triangles_near): one key's test is a long chain of dependent operations, which a few
+// thousand keys leave the device waiting on (E1a on an H100: 0.025 ms, 0.008 split). Past that
+// (E4: 200,000 keys) the stage is bound by the work, and a thread tests whole keys (0.037 ms, 0.103
+// split).
 __global__ void triangle_kernel(kl_ps_triangle_stage stage, const uint64_t* unique, uint32_t capacity,
 								uint32_t* counters, uint64_t* kept)
 {
+	static_assert(kTriangleLanes <= 32 && (kTriangleLanes & (kTriangleLanes - 1)) == 0, "a key's lanes in one warp");
 	bool again = counters[counter_overflow] != 0u || counters[counter_unique] > capacity;
 	uint32_t n = again ? 0u : counters[counter_unique];
-	for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+	uint32_t threads = gridDim.x * blockDim.x;
+	uint32_t lanes = n <= threads / kTriangleLanes ? kTriangleLanes : 1u; // the same for the whole grid
+	uint32_t thread = blockIdx.x * blockDim.x + threadIdx.x;
+	int part = static_cast<int>(thread % lanes);
+	// The key's lanes: every thread of them runs the same iterations, so they meet at the vote.
+	unsigned key_lanes = (0xffffffffu >> (32u - lanes)) << ((threadIdx.x & 31u) & ~(lanes - 1u));
+	for (uint32_t i = thread / lanes; i < n; i += threads / lanes)
 	{
 		uint64_t key = unique[i];
-		if (kl_ps_stage_keeps(&stage, key))
+		bool near = kl_ps_stage_keeps(&stage, key, part, static_cast<int>(lanes));
+		near = lanes > 1u ? __any_sync(key_lanes, near) : near;
+		if (near && part == 0)
 		{
 			kept[atomicAdd(counters + counter_kept, 1u)] = key;
 		}
@@ -359,10 +363,9 @@ uint64_t* downloaded_keys()
 	return reinterpret_cast<uint64_t*>(static_cast<uint32_t*>(s_work.download.data) + counter_total);
 }
 
-/// One pass of the device stages at the workspace's capacity: the search, then the triangle stage
-/// (or, fused, the search alone, testing each new key as it inserts it); the counters come back in
-/// download, with the first of the kept keys (as many as the last search kept, and some). Fused,
-/// the stage times put the triangle tests in the search's.
+/// One pass of the device stages at the workspace's capacity: the search, then the triangle stage;
+/// the counters come back in download, with the first of the kept keys (as many as the last search
+/// kept, and some).
 bool search_pass(const kl_ps_batch* batch, const upload_layout& l, uint32_t prefetch)
 {
 	cudaStream_t stream = s_work.stream;
@@ -380,43 +383,19 @@ bool search_pass(const kl_ps_batch* batch, const upload_layout& l, uint32_t pref
 	bool ok = cudaMemsetAsync(counters, 0, counter_total * sizeof(uint32_t), stream) == cudaSuccess &&
 			  cudaMemsetAsync(set, 0xff, (s_work.set_mask + 1ull) * sizeof(uint64_t), stream) == cudaSuccess;
 	kl_ps_triangle_stage stage = {views, pair_models, world, alarm};
-	bool fused = (batch->gpu_variant & KL_PS_GPU_FUSED_TRIANGLES) != 0;
-	// Fused: the search appends the kept keys itself and counts the new ones (the kernel points the
-	// emitter's stage at its own copy of the stage).
-	kl_ps_emitter out = {fused ? kept : unique,
-						 counters + (fused ? counter_kept : counter_unique),
-						 capacity,
-						 set,
-						 s_work.set_mask,
-						 counters + counter_overflow,
-						 nullptr,
-						 nullptr,
-						 counters + counter_unique};
+	kl_ps_emitter out = {unique, counters + counter_unique, capacity, set, s_work.set_mask, counters + counter_overflow};
 	if (ok && batch->sample_count > 0)
 	{
-		auto kernel = query_kernel<false, false>;
-		switch (batch->gpu_variant & (KL_PS_GPU_FUSED_TRIANGLES | KL_PS_GPU_BLOCK_FILTER))
-		{
-		case KL_PS_GPU_FUSED_TRIANGLES:
-			kernel = query_kernel<true, false>;
-			break;
-		case KL_PS_GPU_BLOCK_FILTER:
-			kernel = query_kernel<false, true>;
-			break;
-		case KL_PS_GPU_FUSED_TRIANGLES | KL_PS_GPU_BLOCK_FILTER:
-			kernel = query_kernel<true, true>;
-			break;
-		default:
-			break;
-		}
-		kernel<<<blocks_for(batch->sample_count), kBlock, 0, stream>>>(views, works, batch->work_count,
-																	 batch->sample_count, out, counters + counter_raw,
-																	 stage);
+		query_kernel<<<blocks_for(batch->sample_count), kBlock, 0, stream>>>(views, works, batch->work_count,
+																			batch->sample_count, out,
+																			counters + counter_raw);
 		ok = cudaGetLastError() == cudaSuccess; // a launch that cannot start says so only here
 	}
 	ok = ok && cudaEventRecord(s_work.events[event_searched], stream) == cudaSuccess;
-	int blocks = blocks_for(capacity) < s_work.grid_limit ? blocks_for(capacity) : s_work.grid_limit;
-	if (ok && !fused && batch->sample_count > 0)
+	// Threads enough to split the test of as many keys as the lists hold (up to the grid's limit).
+	long long threads = static_cast<long long>(capacity) * kTriangleLanes;
+	int blocks = blocks_for(threads) < s_work.grid_limit ? blocks_for(threads) : s_work.grid_limit;
+	if (ok && batch->sample_count > 0)
 	{
 		triangle_kernel<<<blocks, kBlock, 0, stream>>>(stage, unique, capacity, counters, kept);
 		ok = cudaGetLastError() == cudaSuccess;
@@ -492,9 +471,7 @@ bool search_locked(const kl_ps_batch* batch, const kl_ps_pair_query* pairs, int 
 			break; // the counters may not have come back (or their buffer is gone)
 		}
 		counters = static_cast<const uint32_t*>(s_work.download.data);
-		// The list that must have fit: the new keys, or (fused) only the kept ones.
-		uint32_t listed = counters[(batch->gpu_variant & KL_PS_GPU_FUSED_TRIANGLES) != 0 ? counter_kept : counter_unique];
-		if (listed <= s_work.capacity && counters[counter_overflow] == 0)
+		if (counters[counter_unique] <= s_work.capacity && counters[counter_overflow] == 0)
 		{
 			break;
 		}
@@ -502,9 +479,9 @@ bool search_locked(const kl_ps_batch* batch, const kl_ps_pair_query* pairs, int 
 		{
 			return false;
 		}
-		// The set holds every new key, the lists the new (or, fused, the kept) ones: grow for the more.
-		// After the set overflowed the new keys were not all counted; the keys offered bound them.
-		uint32_t most = listed > counters[counter_unique] ? listed : counters[counter_unique];
+		// The set and the lists hold every new key: grow for them. After the set overflowed the new keys
+		// were not all counted; the keys offered bound them.
+		uint32_t most = counters[counter_unique];
 		most = counters[counter_overflow] != 0 && counters[counter_raw] > most ? counters[counter_raw] : most;
 		uint64_t need = most + most / 4ull;
 		need = need > 2ull * s_work.capacity ? need : 2ull * s_work.capacity;
@@ -517,13 +494,6 @@ bool search_locked(const kl_ps_batch* batch, const kl_ps_pair_query* pairs, int 
 	if (!ok)
 	{
 		return false;
-	}
-	// Fused, only the kept keys must fit the lists, and the set can fill past half of its slots
-	// without overflowing: the next call grows it as for the new keys, as the two kernels do, so
-	// that the variants are timed on sets equally full.
-	if (counters[counter_unique] > s_work.capacity)
-	{
-		s_work.capacity = counters[counter_unique] + counters[counter_unique] / 4u;
 	}
 	s_work.kept = counters[counter_kept];
 	s_work.downloaded = s_work.kept < prefetch ? s_work.kept : prefetch;

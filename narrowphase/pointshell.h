@@ -33,12 +33,17 @@ typedef struct kl_pointshell_build_def
 	/// Target distance between samples (object units); 0: a third of the median edge length.
 	float spacing;
 	kl_ps_grouping grouping; ///< KL_PS_GROUP_MEDIAN_CUT
-	/// An octant holding this many samples or fewer is a leaf (KL_PS_LEAF_BUCKET, 256; the thesis's
-	/// 32). A setting so that a device run can time others without a rebuild.
+	/// An octant holding this many samples or fewer is a leaf (the thesis's 32). 0, the default: the
+	/// fastest for the backend this machine runs, KL_PS_LEAF_BUCKET_GPU (one leaf per conglomerate)
+	/// where a CUDA device is present, else KL_PS_LEAF_BUCKET (256). Every bucket gives the same
+	/// pairs; negative is refused.
 	int leaf_bucket;
 } kl_pointshell_build_def;
 
 kl_pointshell_build_def kl_pointshell_default_build_def(void);
+
+/// The leaf bucket a build with this def uses (def->leaf_bucket, or the automatic one for 0).
+int kl_pointshell_leaf_bucket(const kl_pointshell_build_def* def);
 
 /// Builds the model of a triangle mesh (vertices and indices must outlive it). progress may be NULL;
 /// it is called with fractions in [0, 1] and may return false to cancel. NULL with a message on

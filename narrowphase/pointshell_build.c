@@ -17,8 +17,17 @@ kl_pointshell_build_def kl_pointshell_default_build_def(void)
 	def.max_triangles = 64;
 	def.spacing = 0.0f;
 	def.grouping = KL_PS_GROUP_MEDIAN_CUT;
-	def.leaf_bucket = KL_PS_LEAF_BUCKET;
+	def.leaf_bucket = 0;
 	return def;
+}
+
+int kl_pointshell_leaf_bucket(const kl_pointshell_build_def* def)
+{
+	if (def->leaf_bucket != 0)
+	{
+		return def->leaf_bucket;
+	}
+	return kl_ps_gpu_available() ? KL_PS_LEAF_BUCKET_GPU : KL_PS_LEAF_BUCKET;
 }
 
 uint64_t kl_pointshell_next_serial(void)
@@ -96,9 +105,9 @@ static kl_result check_input(const vec3s* vertices, int vertex_count, const int3
 	{
 		return kl_fail(KL_ERR_INVALID_ARGUMENT, "point shell: unknown grouping %d", (int)def->grouping);
 	}
-	if (def->leaf_bucket < 1)
+	if (def->leaf_bucket < 0)
 	{
-		return kl_fail(KL_ERR_INVALID_ARGUMENT, "point shell: leaf_bucket %d must be positive", def->leaf_bucket);
+		return kl_fail(KL_ERR_INVALID_ARGUMENT, "point shell: leaf_bucket %d must not be negative", def->leaf_bucket);
 	}
 	for (int i = 0; i < 3 * triangle_count; ++i)
 	{
@@ -151,8 +160,8 @@ kl_pointshell* kl_pointshell_build(const vec3s* vertices, int vertex_count, cons
 	}
 	ok = ok && kl_ps_build_conglomerates(m, &v, def);
 	v = kl_pointshell_view(m);
-	kl_ps_octree_builder b = {NULL, 0, 0, NULL, 0u, 0u, def->leaf_bucket};
-	m->leaf_bucket = def->leaf_bucket;
+	m->leaf_bucket = kl_pointshell_leaf_bucket(def);
+	kl_ps_octree_builder b = {NULL, 0, 0, NULL, 0u, 0u, m->leaf_bucket};
 	uint32_t point_capacity = 0;
 	for (int g = 0; ok && g < m->cong_count; ++g)
 	{

@@ -34,7 +34,7 @@ typedef struct cache_header
 	float coverage;
 	int32_t grouping; ///< the build def's (0, the median cut, in files written before it was kept)
 	kl_ps_obb obb;
-	int32_t leaf_bucket; ///< the build def's
+	int32_t leaf_bucket; ///< the model's (kl_pointshell_leaf_bucket of the build def)
 } cache_header;
 
 static uint64_t fnv1a(uint64_t h, const void* data, size_t size)
@@ -142,7 +142,7 @@ static bool header_matches(const cache_header* h, const vec3s* vertices, int ver
 	return memcmp(h->magic, "KLPSHELL", 8) == 0 && h->version == KL_PS_CACHE_VERSION &&
 		   h->byte_order == KL_PS_CACHE_BOM && h->vertex_count == vertex_count && h->triangle_count == triangle_count &&
 		   h->max_triangles == def->max_triangles && h->spacing_asked == def->spacing &&
-		   h->grouping == (int32_t)def->grouping && h->leaf_bucket == def->leaf_bucket && h->cong_count >= 1 &&
+		   h->grouping == (int32_t)def->grouping && h->leaf_bucket == kl_pointshell_leaf_bucket(def) && h->cong_count >= 1 &&
 		   h->cong_count <= triangle_count && h->node_count >= h->cong_count && h->node_count < (1 << 28) &&
 		   h->point_count < (1u << 30) && h->entry_count <= h->point_count &&
 		   h->geometry_hash == kl_pointshell_geometry_hash(vertices, vertex_count, indices, triangle_count);

@@ -129,36 +129,46 @@ KL_HD static inline bool kl_ps_segment_crosses(kl_ps_f3 p, kl_ps_f3 q, const kl_
 	return true;
 }
 
-/// Whether triangles a and b (one frame) come within `alarm` of each other: they cross (an edge
-/// of one passes through the other) or a vertex–face or edge–edge distance is within it (the
-/// 6 + 9 tests of the thesis's Algorithms 17–19). tolerance widens both, to stay conservative.
-KL_HD static inline bool kl_ps_triangles_near(const kl_ps_f3 a[3], const kl_ps_f3 b[3], float alarm, float tolerance)
+/// The triangle test's independent parts (the thesis's Algorithms 17-19): 6 vertex-face distances
+/// (0-5), 9 edge-edge distances (6-14) and 6 edges through the other triangle (15-20). A pair is
+/// near when any part says so, so the parts can run in any order or side by side (the GPU gives a
+/// key's parts to several lanes: one test is a long chain of dependent operations).
+#define KL_PS_NEAR_PARTS 21
+
+/// One part of kl_ps_triangles_near: limit2 is (alarm + tolerance)².
+KL_HD static inline bool kl_ps_triangles_near_part(const kl_ps_f3 a[3], const kl_ps_f3 b[3], float limit2, float tolerance,
+												   int part)
+{
+	if (part < 6)
+	{
+		const kl_ps_f3* from = part < 3 ? a : b;
+		const kl_ps_f3* onto = part < 3 ? b : a;
+		kl_ps_f3 p = from[part % 3];
+		kl_ps_f3 d = kl_ps_sub(p, kl_ps_closest_on_triangle(p, onto));
+		return kl_ps_dot(d, d) <= limit2;
+	}
+	if (part < 15)
+	{
+		int i = (part - 6) / 3, j = (part - 6) % 3;
+		return kl_ps_segment_distance2(a[i], a[(i + 1) % 3], b[j], b[(j + 1) % 3]) <= limit2;
+	}
+	const kl_ps_f3* edge_of = part < 18 ? a : b;
+	const kl_ps_f3* through = part < 18 ? b : a;
+	int e = (part - 15) % 3;
+	return kl_ps_segment_crosses(edge_of[e], edge_of[(e + 1) % 3], through, tolerance);
+}
+
+/// Whether triangles a and b (one frame) come within `alarm` of each other, by the parts first,
+/// first + stride, ... (all of them: 0, 1): they cross (an edge of one passes through the other) or
+/// a vertex–face or edge–edge distance is within it (the 6 + 9 tests of the thesis's Algorithms
+/// 17–19). tolerance widens both, to stay conservative.
+KL_HD static inline bool kl_ps_triangles_near(const kl_ps_f3 a[3], const kl_ps_f3 b[3], float alarm, float tolerance,
+											  int first, int stride)
 {
 	float limit = alarm + tolerance;
-	float limit2 = limit * limit;
-	for (int k = 0; k < 3; ++k)
+	for (int part = first; part < KL_PS_NEAR_PARTS; part += stride)
 	{
-		kl_ps_f3 ca = kl_ps_sub(a[k], kl_ps_closest_on_triangle(a[k], b));
-		kl_ps_f3 cb = kl_ps_sub(b[k], kl_ps_closest_on_triangle(b[k], a));
-		if (kl_ps_dot(ca, ca) <= limit2 || kl_ps_dot(cb, cb) <= limit2)
-		{
-			return true;
-		}
-	}
-	for (int i = 0; i < 3; ++i)
-	{
-		for (int j = 0; j < 3; ++j)
-		{
-			if (kl_ps_segment_distance2(a[i], a[(i + 1) % 3], b[j], b[(j + 1) % 3]) <= limit2)
-			{
-				return true;
-			}
-		}
-	}
-	for (int e = 0; e < 3; ++e)
-	{
-		if (kl_ps_segment_crosses(a[e], a[(e + 1) % 3], b, tolerance) ||
-			kl_ps_segment_crosses(b[e], b[(e + 1) % 3], a, tolerance))
+		if (kl_ps_triangles_near_part(a, b, limit * limit, tolerance, part))
 		{
 			return true;
 		}

@@ -32,8 +32,13 @@
 #define KL_PS_MAX_DEPTH 10
 /// An octant holding this many points or fewer is a leaf. The thesis's 32 was for leaves tested
 /// point by point; a leaf's entries hold 7-10 triangles at 256, and a search then takes fewer node
-/// steps for a few more entry tests (docs/pointshell.md: E1a's longest warp 148 -> 101 steps).
+/// steps for a few more entry tests (docs/pointshell.md: E1a's longest warp 148 -> 101 steps). The
+/// CPU threads' fastest on E1-E4.
 #define KL_PS_LEAF_BUCKET 256
+/// The leaf bucket where a CUDA device serves the search: one leaf per conglomerate (a conglomerate
+/// of 64 triangles holds about 2,000 samples), whose flat list of entries a warp runs through in
+/// fewer lock-step steps than a walk down the tree (E1a on an H100: 0.116 ms a call against 0.162).
+#define KL_PS_LEAF_BUCKET_GPU 4096
 
 /// Counts the steps of a search (`node`, `entry`, `emit`) where a translation unit defines it before
 /// including this header (bench/pointshell_warp_model.c models a GPU's warps on the CPU); a no-op
@@ -155,11 +160,7 @@ typedef struct kl_ps_triangle_stage
 /// buffer and runs again. On the GPU a key first goes into an open-addressing set (set_mask + 1
 /// slots, empty = KL_PS_SET_EMPTY): only keys new to it are appended, so the list holds each key
 /// once, unsorted, and no sort is needed to remove repeats; a probe run past KL_PS_SET_PROBES sets
-/// *overflow (the caller grows the set and runs again). Two ways of the GPU's, to be compared on a
-/// device (kl_ps_gpu_variant): a block's own small set in shared memory first (block_set), so that
-/// the repeats of one block's threads stop there; and the triangle stage run by the thread that
-/// inserts a key (stage), which then appends only the keys it keeps and counts the new ones in
-/// *inserted.
+/// *overflow (the caller grows the set and runs again).
 typedef struct kl_ps_emitter
 {
 	uint64_t* keys;
@@ -168,15 +169,10 @@ typedef struct kl_ps_emitter
 	uint64_t* set; ///< NULL: append every key (the CPU; its sort removes repeats)
 	uint32_t set_mask;
 	uint32_t* overflow;
-	uint64_t* block_set; ///< NULL, or KL_PS_BLOCK_SET slots of shared memory
-	const kl_ps_triangle_stage* stage; ///< NULL: append every new key
-	uint32_t* inserted;
 } kl_ps_emitter;
 
 #define KL_PS_SET_EMPTY UINT64_MAX
 #define KL_PS_SET_PROBES 256
-#define KL_PS_BLOCK_SET 256	 ///< slots of a block's set in shared memory
-#define KL_PS_BLOCK_PROBES 8 ///< a key that finds no slot there goes on to the global set
 
 /// Candidate key: body pair (16 bits), triangle of a (24), triangle of b (24); sorted, equal keys
 /// are the same candidate.
@@ -365,9 +361,11 @@ KL_HD static inline float kl_ps_node_distance2(const kl_ps_conglomerate* c, cons
 // The triangle stage of a candidate (pointshell_geometry.h)
 
 /// The triangle stage of one candidate key: places both triangles in the world with their bodies'
-/// transforms (xf[2 · pair] for a, xf[2 · pair + 1] for b) and tests them.
+/// transforms (xf[2 · pair] for a, xf[2 · pair + 1] for b) and tests them, by the parts first,
+/// first + stride, ... of the test (kl_ps_triangles_near; all of them: 0, 1).
 KL_HD static inline bool kl_ps_candidate_near(const kl_ps_model_view* a, const kl_ps_model_view* b,
-											  const kl_ps_xform* xf, uint64_t key, float alarm, float tolerance)
+											  const kl_ps_xform* xf, uint64_t key, float alarm, float tolerance,
+											  int first, int stride)
 {
 	int32_t pair = kl_ps_key_pair(key);
 	kl_ps_f3 ta[3], tb[3];
@@ -378,16 +376,18 @@ KL_HD static inline bool kl_ps_candidate_near(const kl_ps_model_view* a, const k
 		ta[k] = kl_ps_apply(xf + 2 * pair, ta[k]);
 		tb[k] = kl_ps_apply(xf + 2 * pair + 1, tb[k]);
 	}
-	return kl_ps_triangles_near(ta, tb, alarm, tolerance);
+	return kl_ps_triangles_near(ta, tb, alarm, tolerance, first, stride);
 }
 
-/// Whether the triangle stage keeps a key: its triangles lie within the pair's alarm distance.
-KL_HD static inline bool kl_ps_stage_keeps(const kl_ps_triangle_stage* stage, uint64_t key)
+/// Whether the triangle stage keeps a key, by the parts first, first + stride, ... of its test
+/// (all of them: 0, 1): its triangles lie within the pair's alarm distance.
+KL_HD static inline bool kl_ps_stage_keeps(const kl_ps_triangle_stage* stage, uint64_t key, int first, int stride)
 {
 	int32_t pair = kl_ps_key_pair(key);
 	const kl_ps_model_view* a = stage->views + stage->pair_models[2 * pair];
 	const kl_ps_model_view* b = stage->views + stage->pair_models[2 * pair + 1];
-	return kl_ps_candidate_near(a, b, stage->world, key, stage->alarm[2 * pair], stage->alarm[2 * pair + 1]);
+	return kl_ps_candidate_near(a, b, stage->world, key, stage->alarm[2 * pair], stage->alarm[2 * pair + 1], first,
+								stride);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -406,37 +406,11 @@ KL_HD static inline uint32_t kl_ps_set_slot(uint64_t key, uint32_t mask)
 	return (uint32_t)key & mask;
 }
 
-#if defined(__CUDA_ARCH__)
-/// Whether this thread is the first of its block to offer the key (or the block's set is too
-/// crowded to tell, and the global set decides).
-__device__ static inline bool kl_ps_block_first(uint64_t* block_set, uint64_t key)
-{
-	uint32_t slot = kl_ps_set_slot(key, KL_PS_BLOCK_SET - 1u);
-	for (int probe = 0; probe < KL_PS_BLOCK_PROBES; ++probe, slot = (slot + 1u) & (KL_PS_BLOCK_SET - 1u))
-	{
-		unsigned long long seen = atomicCAS((unsigned long long*)(block_set + slot), (unsigned long long)KL_PS_SET_EMPTY,
-											(unsigned long long)key);
-		if (seen == key)
-		{
-			return false;
-		}
-		if (seen == KL_PS_SET_EMPTY)
-		{
-			return true;
-		}
-	}
-	return true;
-}
-#endif
 
 /// Appends one key; past capacity only the count grows.
 KL_HD static inline void kl_ps_emit(const kl_ps_emitter* e, uint64_t key)
 {
 #if defined(__CUDA_ARCH__)
-	if (e->block_set != NULL && !kl_ps_block_first(e->block_set, key))
-	{
-		return; // another thread of the block offers it to the global set
-	}
 	if (e->set != NULL)
 	{
 		if (*(volatile const uint32_t*)e->overflow != 0u)
@@ -461,14 +435,6 @@ KL_HD static inline void kl_ps_emit(const kl_ps_emitter* e, uint64_t key)
 			{
 				break;
 			}
-		}
-	}
-	if (e->stage != NULL)
-	{
-		atomicAdd(e->inserted, 1u);
-		if (!kl_ps_stage_keeps(e->stage, key))
-		{
-			return;
 		}
 	}
 	uint32_t i = atomicAdd(e->count, 1u);

@@ -159,7 +159,7 @@ static bool key_near(const kl_ps_batch* b, const kl_ps_pair_query* pairs, uint64
 	const kl_ps_pair_query* q = pairs + kl_ps_key_pair(key);
 	kl_ps_model_view a = kl_pointshell_view(q->a.model), v = kl_pointshell_view(q->b.model);
 	float tolerance = 1e-5f * (q->a.model->coverage * q->a.max_scale + q->b.model->coverage * q->b.max_scale) + 1e-7f;
-	return kl_ps_candidate_near(&a, &v, b->world, key, q->margin, tolerance);
+	return kl_ps_candidate_near(&a, &v, b->world, key, q->margin, tolerance, 0, 1);
 }
 
 /// The triangle stage of partitions [start, end) of the keys.

@@ -67,16 +67,6 @@ typedef struct kl_ps_stats
 	int near_pairs; ///< candidates within the alarm distance: the output
 } kl_ps_stats;
 
-/// Ways of the GPU's search, flags, all giving the same keys: to be timed against each other on a
-/// device (kollide-pointshell-bench --gpu-variant) before one becomes the only way.
-typedef enum kl_ps_gpu_variant
-{
-	KL_PS_GPU_TWO_KERNELS = 0,	   ///< the search, then the triangle stage over its new keys (timed 2026-11-27)
-	KL_PS_GPU_FUSED_TRIANGLES = 1, ///< the thread that inserts a new key tests it: one kernel
-	KL_PS_GPU_BLOCK_FILTER = 2,	   ///< repeats within a block stop at its set in shared memory
-	KL_PS_GPU_VARIANTS = 4		   ///< one past the largest combination
-} kl_ps_gpu_variant;
-
 /// Working memory and output of a search, reused between steps. Zero-initialise; free with
 /// kl_ps_batch_free. After a search, keys[0 .. key_count) are the triangle pairs within the alarm
 /// distance, sorted (kl_ps_key: body pair, then a's triangle, then b's), and pair_begin[i] ..
@@ -91,8 +81,6 @@ typedef struct kl_ps_batch
 	/// Set by the caller: the CPU search runs an item per sample, as the GPU does, instead of one
 	/// per triangle (same keys; a check of the GPU's decomposition where there is no GPU).
 	bool sample_items;
-	/// Set by the caller: kl_ps_gpu_variant flags, how the GPU runs the search (same keys).
-	int gpu_variant;
 	const kl_pointshell** models; ///< distinct models of the batch (the works index them)
 	int model_count;
 	int model_capacity;

@@ -659,14 +659,15 @@ static void test_surface_grouping(void** state)
 
 /// Forcing every conglomerate pair finds the same pairs as the box culling.
 /// The leaf bucket shapes the octrees, not the result: models with leaves of up to 32, 256 (the
-/// default) and 4,096 samples give the same keys on random poses, and their leaves keep the bucket.
+/// CPU's default) and 4,096 samples (the GPU's) give the same keys on random poses, and their leaves
+/// keep the bucket. The default def picks the bucket for the backend this machine runs.
 static void test_leaf_bucket_same_keys(void** state)
 {
 	(void)state;
 	test_mesh a, b;
 	make_gear(&a);
 	make_knot(&b, 64);
-	const int buckets[3] = {32, KL_PS_LEAF_BUCKET, 4096};
+	const int buckets[3] = {32, KL_PS_LEAF_BUCKET, KL_PS_LEAF_BUCKET_GPU};
 	kl_pointshell* gears[3];
 	kl_pointshell* knots[3];
 	for (int k = 0; k < 3; ++k)
@@ -707,8 +708,18 @@ static void test_leaf_bucket_same_keys(void** state)
 		found += batch[0].key_count;
 	}
 	assert_true(found > 0);
+	kl_pointshell_build_def automatic = kl_pointshell_default_build_def();
+	assert_int_equal(automatic.leaf_bucket, 0);
+	int expected = kl_ps_gpu_available() ? KL_PS_LEAF_BUCKET_GPU : KL_PS_LEAF_BUCKET;
+	assert_int_equal(kl_pointshell_leaf_bucket(&automatic), expected);
+	kl_pointshell* picked = kl_pointshell_build(a.mesh.vertices, a.mesh.vertex_count, a.mesh.indices,
+												a.mesh.triangle_count, &automatic, NULL, NULL);
+	assert_non_null(picked);
+	assert_int_equal(picked->leaf_bucket, expected);
+	assert_int_equal(picked->node_count, gears[expected == KL_PS_LEAF_BUCKET ? 1 : 2]->node_count);
+	kl_pointshell_destroy(picked);
 	kl_pointshell_build_def bad = kl_pointshell_default_build_def();
-	bad.leaf_bucket = 0;
+	bad.leaf_bucket = -1;
 	assert_null(kl_pointshell_build(a.mesh.vertices, a.mesh.vertex_count, a.mesh.indices, a.mesh.triangle_count, &bad,
 									NULL, NULL));
 	assert_non_null(strstr(kl_last_error(), "leaf_bucket"));

@@ -1,7 +1,7 @@
 // Kollide tests — the point-shell search on a CUDA device gives the CPU's keys and pair ranges, key
-// for key, in every GPU variant (kl_ps_gpu_variant): culled and forced searches, a smaller search
-// after larger ones (stale device buffers), and many identical pairs (the device's lists grow, and
-// the device sorts). Skipped without a device; tools/gpu_checks.sh runs it where one is lent.
+// for key: culled and forced searches, a smaller search after larger ones (stale device buffers),
+// and many identical pairs (the device's lists grow, the triangle stage gives each key a thread
+// instead of 8 lanes, and the device sorts). Skipped without a device; tools/gpu_checks.sh runs it where one is lent.
 // SPDX-License-Identifier: MIT
 #include "kl_test.h"
 
@@ -47,22 +47,19 @@ static void test_gpu_matches_cpu(void** state)
 			}
 		}
 		assert_int_equal(kl_ps_search_cpu(q, 4, round != 0, NULL, 1, &cpu, &sc), KL_OK);
-		for (int variant = 0; variant < KL_PS_GPU_VARIANTS; ++variant)
-		{
-			gpu.gpu_variant = variant;
-			assert_int_equal(kl_ps_search_gpu(q, 4, round != 0, &gpu, &sg), KL_OK);
-			printf("  round %d, GPU variant %d: CPU %u pairs, GPU %u pairs; raw %lld / %lld\n", round, variant,
-				   cpu.key_count, gpu.key_count, sc.raw_candidates, sg.raw_candidates);
-			assert_int_equal(cpu.key_count, gpu.key_count);
-			assert_memory_equal(cpu.keys, gpu.keys, cpu.key_count * sizeof(uint64_t));
-			assert_memory_equal(cpu.pair_begin, gpu.pair_begin, 5 * sizeof(int));
-		}
+		assert_int_equal(kl_ps_search_gpu(q, 4, round != 0, &gpu, &sg), KL_OK);
+		printf("  round %d: CPU %u pairs, GPU %u pairs; raw %lld / %lld\n", round, cpu.key_count, gpu.key_count,
+			   sc.raw_candidates, sg.raw_candidates);
+		assert_int_equal(cpu.key_count, gpu.key_count);
+		assert_memory_equal(cpu.keys, gpu.keys, cpu.key_count * sizeof(uint64_t));
+		assert_memory_equal(cpu.pair_begin, gpu.pair_begin, 5 * sizeof(int));
 	}
 	// Many identical pairs: the same triangle pairs under every pair index (they must not crowd one
 	// probe run of the device's set). 30 pairs keep more keys than were prefetched with the counters
 	// (the rest is fetched from the device) but few enough for the host to sort; 160 pairs give more
-	// keys than the device's first lists hold (it grows them and searches again) and more kept keys
-	// than the host sorts (the device sorts them).
+	// keys than the device's first lists hold (it grows them and searches again), more than the
+	// triangle stage splits (17,000 on 132 multiprocessors), and more kept keys than the host sorts
+	// (the device sorts them).
 	const int counts[2] = {30, 160};
 	for (int round = 0; round < 2; ++round)
 	{
@@ -75,18 +72,12 @@ static void test_gpu_matches_cpu(void** state)
 		}
 		assert_int_equal(kl_ps_search_cpu(same, many, false, NULL, 1, &cpu, &sc), KL_OK);
 		assert_true(round == 0 ? cpu.key_count > 8192u && cpu.key_count <= 16384u : cpu.key_count > 16384u);
-		// A fused variant first: the device's lists are then still those of the smaller searches, so
-		// that it too must grow them (for the new keys, though it lists only the kept ones).
-		const int order[KL_PS_GPU_VARIANTS] = {KL_PS_GPU_FUSED_TRIANGLES | KL_PS_GPU_BLOCK_FILTER,
-											   KL_PS_GPU_FUSED_TRIANGLES, KL_PS_GPU_BLOCK_FILTER,
-											   KL_PS_GPU_TWO_KERNELS};
-		for (int v = 0; v < KL_PS_GPU_VARIANTS; ++v)
+		// Twice: the first grows the device's lists, the second runs in the grown ones.
+		for (int again = 0; again < 2; ++again)
 		{
-			int variant = order[v];
-			gpu.gpu_variant = variant;
 			assert_int_equal(kl_ps_search_gpu(same, many, false, &gpu, &sg), KL_OK);
-			printf("  %d identical pairs, GPU variant %d: CPU %u pairs, GPU %u pairs\n", many, variant, cpu.key_count,
-				   gpu.key_count);
+			printf("  %d identical pairs: CPU %u pairs, GPU %u pairs (%d candidates)\n", many, cpu.key_count,
+				   gpu.key_count, sg.unique_candidates);
 			assert_int_equal(cpu.key_count, gpu.key_count);
 			assert_memory_equal(cpu.keys, gpu.keys, cpu.key_count * sizeof(uint64_t));
 			assert_memory_equal(cpu.pair_begin, gpu.pair_begin, ((size_t)many + 1) * sizeof(int));

@@ -209,6 +209,7 @@ static void test_mesh_def_settings(void** state)
 	md.pointshell_max_triangles = 16;
 	md.pointshell_spacing = 0.002f;
 	md.pointshell_surface_groups = true;
+	md.pointshell_leaf_bucket = 32;
 	kl_mesh* tuned = kl_mesh_build(&md);
 	assert_non_null(plain);
 	assert_non_null(tuned);
@@ -221,6 +222,8 @@ static void test_mesh_def_settings(void** state)
 	}
 	assert_true(most <= 16 && t->cong_count > p->cong_count);
 	assert_true(t->spacing == 0.002f && p->spacing != 0.002f);
+	assert_int_equal(t->leaf_bucket, 32);
+	assert_int_equal(p->leaf_bucket, kl_ps_gpu_available() ? KL_PS_LEAF_BUCKET_GPU : KL_PS_LEAF_BUCKET);
 	kl_pointshell_build_def surface = kl_pointshell_default_build_def();
 	surface.max_triangles = 16;
 	surface.spacing = 0.002f;
@@ -246,6 +249,10 @@ static void test_mesh_def_settings(void** state)
 	assert_null(kl_mesh_build(&md));
 	assert_non_null(strstr(kl_last_error(), "max_triangles"));
 	md.pointshell_max_triangles = 0;
+	md.pointshell_leaf_bucket = -5;
+	assert_null(kl_mesh_build(&md));
+	assert_non_null(strstr(kl_last_error(), "leaf_bucket"));
+	md.pointshell_leaf_bucket = 0;
 	md.pointshell_spacing = NAN;
 	assert_null(kl_mesh_build(&md));
 	kl_mesh_release(plain);

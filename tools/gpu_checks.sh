@@ -1,27 +1,27 @@
 #!/usr/bin/env bash
-# The checks that need a CUDA device, in one run (docs/pointshell.md, docs/broadphase.md): the GPU = CPU
-# comparisons of test_pointshell_gpu, test_pointshell_world (use_gpu) and test_broadphase_gpu, the screw
+# The checks that need a CUDA device, in one run (docs/pointshell.md, docs/broadphase.md): the leaf
+# bucket a model picks there (test_pointshell), the GPU = CPU comparisons of test_pointshell_gpu, test_pointshell_world (use_gpu) and test_broadphase_gpu, the screw
 # resting in its block with point shells on the GPU (test_mesh_scenes), kollide-pointshell-bench's
-# E1-E4 (GPU, CPU threads and the SIMD BVH side by side), and the bench once per GPU variant
-# (kl_ps_gpu_variant: the ways of the GPU's search to time against each other, with one CPU iteration
-# to check the keys). Without a device the tests skip and the bench prints CPU figures only.
+# E1-E4 (GPU, CPU threads and the SIMD BVH side by side, on the models a world on this machine builds:
+# one octree leaf per conglomerate where there is a device), and the bench again with the CPU's leaf
+# bucket (256), to compare. Without a device the tests skip and the bench prints CPU figures only.
 #
-#   tools/gpu_checks.sh [BIN_DIR (build/release)] [tests|screw|bench|variants|all (all)] [bench arguments...]
+#   tools/gpu_checks.sh [BIN_DIR (build/release)] [tests|screw|bench|buckets|all (all)] [bench arguments...]
 #   tools/gpu_checks.sh BUILD_DIR bundle FOLDER
 #
-# BIN_DIR is a build directory (its tests/ and bench/ are used) or a flat folder holding the five
+# BIN_DIR is a build directory (its tests/ and bench/ are used) or a flat folder holding the six
 # programs (and libcmocka.so.0, for a machine without it). `bundle` makes such a folder from a build
 # (the programs, libcmocka and this script), small enough to carry to a lent GPU machine; run there
 # `bash FOLDER/gpu_checks.sh FOLDER all --cpu-iterations 3 --threads 8`.
 #
 # Where $OUT names a folder (the device tool's), the whole output goes to $OUT/gpu_checks.log and only
 # each stage's verdicts and figures are printed, so that a short output tail holds all of them. The
-# stages' time limits add up to 540 s (3 x 50 + 120 + 120 + 6 x 25), under a device call's 600.
+# stages' time limits add up to 500 s (4 x 50 + 120 + 120 + 60), under a device call's 600.
 set -u -o pipefail
 dir=${1:-build/release}
 what=${2:-all}
 shift $(( $# > 2 ? 2 : $# ))
-programs="test_pointshell_gpu test_pointshell_world test_broadphase_gpu test_mesh_scenes kollide-pointshell-bench"
+programs="test_pointshell test_pointshell_gpu test_pointshell_world test_broadphase_gpu test_mesh_scenes kollide-pointshell-bench"
 find_program() {
   for p in "$dir/$1" "$dir/tests/$1" "$dir/bench/$1"; do
     [ -x "$p" ] && { echo "$p"; return 0; }
@@ -64,7 +64,7 @@ command -v nvidia-smi > /dev/null && nvidia-smi -L | tee -a "$log"
 test_lines='PASSED|FAILED|SKIPPED|Failure|error|GPU|gpu|screw'
 bench_lines='gpu|GPU|check|only|pointshell-cpu|simd-bvh|model:'
 if [ "$what" = all ] || [ "$what" = tests ]; then
-  for t in test_pointshell_gpu test_pointshell_world test_broadphase_gpu; do
+  for t in test_pointshell test_pointshell_gpu test_pointshell_world test_broadphase_gpu; do
     p=$(find_program "$t") && stage "$test_lines" 50 "$p" || status=1
   done
 fi
@@ -74,16 +74,10 @@ fi
 if [ "$what" = all ] || [ "$what" = bench ]; then
   p=$(find_program kollide-pointshell-bench) && stage "$bench_lines" 120 "$p" "$@" || status=1
 fi
-if [ "$what" = all ] || [ "$what" = variants ]; then
+if [ "$what" = all ] || [ "$what" = buckets ]; then
   p=$(find_program kollide-pointshell-bench) || status=1
-  for v in 0 1 2 3; do
-    [ -n "${p:-}" ] || break
-    stage 'gpu|GPU|check|only' 25 "$p" "$@" --gpu-variant "$v" --cpu-iterations 1
-  done
-  # The other leaf buckets (docs/pointshell.md), with the default variant: 512, and one leaf per
-  # conglomerate, whose longest warp the model puts at half of 256's for 40 % more work.
-  for bucket in 512 4096; do
-    [ -n "${p:-}" ] && stage 'gpu|GPU|check|only|model:' 25 "$p" "$@" --leaf-bucket "$bucket" --cpu-iterations 1
-  done
+  # The bench again with the CPU's leaf bucket (the default on a device is one leaf per
+  # conglomerate; docs/pointshell.md), with one CPU iteration to check the keys.
+  [ -n "${p:-}" ] && stage 'gpu|GPU|check|only|model:' 60 "$p" "$@" --leaf-bucket 256 --cpu-iterations 1
 fi
 exit $status

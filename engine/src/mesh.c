@@ -127,6 +127,7 @@ static kl_result build_pointshell(const kl_mesh_def* def, kl_mesh* mesh)
 	bd.max_triangles = def->pointshell_max_triangles != 0 ? def->pointshell_max_triangles : bd.max_triangles;
 	bd.spacing = def->pointshell_spacing;
 	bd.grouping = def->pointshell_surface_groups ? KL_PS_GROUP_SURFACE : KL_PS_GROUP_MEDIAN_CUT;
+	bd.leaf_bucket = def->pointshell_leaf_bucket;
 	const char* cache = def->pointshell_cache;
 	if (cache != NULL)
 	{

@@ -98,11 +98,14 @@ typedef struct kl_mesh_def
 	const char* pointshell_cache;
 	/// The point-shell model's settings (docs/pointshell.md): conglomerates of at most this many
 	/// triangles (0: 64; negative is refused), samples about this far apart (object units; 0: a
-	/// third of the median edge length), and surface clusters instead of the median cut. A cache
-	/// file made with other settings is rebuilt.
+	/// third of the median edge length), surface clusters instead of the median cut, and octree
+	/// leaves of at most this many samples (0: one leaf per conglomerate where a CUDA device is
+	/// present, the GPU's fastest, else 256, the CPU threads'; the same pairs either way; negative
+	/// is refused). A cache file made with other settings is rebuilt.
 	int pointshell_max_triangles;
 	float pointshell_spacing;
 	bool pointshell_surface_groups;
+	int pointshell_leaf_bucket;
 } kl_mesh_def;
 
 KL_API kl_mesh_def kl_default_mesh_def(void);
