@@ -221,7 +221,9 @@ const resident* resident_of(const kl_pointshell* m)
 // of keys in shared memory before the global one (within 5 % either way); and the triangle test
 // run by the thread that inserts a key, in one kernel (93 registers instead of 55: E1 8 % faster
 // than the two kernels then were, E3 and E4 25-40 % slower, and slower than the split triangle
-// stage everywhere).
+// stage everywhere); launch bounds of 12 or 16 blocks per multiprocessor, for 40 or 32 registers
+// and all of E1's 204,000 threads in one wave (E1a 0.053 -> 0.061 ms by ncu, E3 0.50 -> 0.86:
+// the spills cost more than the wave gains).
 __global__ void query_kernel(const kl_ps_model_view* views, const kl_ps_work* works, int work_count, int sample_count,
 							 kl_ps_emitter out, uint32_t* raw)
 {
