@@ -2,7 +2,6 @@
 // SPDX-License-Identifier: MIT
 #include "manifold.h"
 
-#include <string.h>
 
 // The reduction keeps the support polygon of the contact patch, which is what holds a body up:
 // the deepest point (the solver's worst error), then the three points that span the largest
@@ -11,7 +10,10 @@
 //
 // Every choice is a strict maximum over candidates in order, so equal scores go to the earlier
 // candidate and the same input always gives the same output. A candidate already chosen scores
-// nothing, so duplicates and collinear patches still yield distinct indices.
+// nothing, and so does a copy of one (the same id at the same point: a generator can meet one
+// vertex contact through two triangle pairs), so collinear patches still yield distinct indices
+// and no manifold holds a point twice. Two copies would split one contact's impulse between two
+// solver rows and leave warm starting two rows to match to one id.
 
 /// d - n (n · d): the part of d in the plane orthogonal to n.
 static inline vec3s kl_in_plane(vec3s d, vec3s n)
@@ -61,27 +63,42 @@ static int kl_pick_deepest(const kl_manifold_point* c, int count, float tie_dept
 	return best;
 }
 
-/// The points chosen so far, in order: their positions, and their candidate indices (-1 for a
-/// point chosen from elsewhere, kl_complete_manifold_points).
+/// The points chosen so far, in order: their positions, ids and candidate indices (-1 for a point
+/// chosen from elsewhere, kl_complete_manifold_points).
 typedef struct kl_chosen
 {
 	vec3s point[KL_MAX_MANIFOLD_POINTS];
 	int index[KL_MAX_MANIFOLD_POINTS];
 	uint32_t id[KL_MAX_MANIFOLD_POINTS];
 	int count;
-	int kept; ///< the first `kept` came from elsewhere: every candidate equal to one is taken
 } kl_chosen;
 
+/// Whether two candidates are one contact: the same id at the same point.
+static bool kl_same_point(const kl_manifold_point* a, uint32_t id, vec3s point)
+{
+	return a->id == id && glms_vec3_eqv(a->point, point);
+}
+
+/// Whether candidate i is chosen, or a copy of a chosen point.
 static bool kl_is_chosen(const kl_chosen* s, const kl_manifold_point* c, int i)
 {
 	for (int k = 0; k < s->count; ++k)
 	{
-		if (s->index[k] == i || (k < s->kept && c[i].id == s->id[k] && glms_vec3_eqv(c[i].point, s->point[k])))
+		if (s->index[k] == i || kl_same_point(c + i, s->id[k], s->point[k]))
 		{
 			return true;
 		}
 	}
 	return false;
+}
+
+/// Adds candidate i to the chosen set.
+static void kl_choose(kl_chosen* s, const kl_manifold_point* c, int i)
+{
+	s->point[s->count] = c[i].point;
+	s->id[s->count] = c[i].id;
+	s->index[s->count] = i;
+	++s->count;
 }
 
 /// The candidate farthest from the first chosen point.
@@ -173,9 +190,7 @@ static void kl_pick_rest(const kl_manifold_point* c, int count, vec3s n, kl_chos
 		{
 			return;
 		}
-		s->point[s->count] = c[i].point;
-		s->index[s->count] = i;
-		++s->count;
+		kl_choose(s, c, i);
 	}
 }
 
@@ -191,14 +206,24 @@ int kl_reduce_manifold_points_tied(const kl_manifold_point* candidates, int coun
 	{
 		return 0;
 	}
+	kl_chosen s = {.count = 0};
 	if (count <= KL_MAX_MANIFOLD_POINTS)
 	{
-		memcpy(out, candidates, (size_t)count * sizeof(kl_manifold_point));
-		return count;
+		// All of them, in their order, but each contact once.
+		for (int i = 0; i < count; ++i)
+		{
+			if (!kl_is_chosen(&s, candidates, i))
+			{
+				kl_choose(&s, candidates, i);
+			}
+		}
+		for (int k = 0; k < s.count; ++k)
+		{
+			out[k] = candidates[s.index[k]];
+		}
+		return s.count;
 	}
-	kl_chosen s = {.count = 1};
-	s.index[0] = kl_pick_deepest(candidates, count, tie_depth);
-	s.point[0] = candidates[s.index[0]].point;
+	kl_choose(&s, candidates, kl_pick_deepest(candidates, count, tie_depth));
 	kl_pick_rest(candidates, count, normal, &s);
 	for (int k = 0; k < s.count; ++k)
 	{
@@ -218,7 +243,7 @@ int kl_complete_manifold_points(const kl_manifold_point* candidates, int count, 
 	{
 		return kl_reduce_manifold_points(candidates, count, normal, out);
 	}
-	kl_chosen s = {.count = kept, .kept = kept};
+	kl_chosen s = {.count = kept};
 	for (int k = 0; k < kept; ++k)
 	{
 		s.point[k] = out[k].point;

@@ -41,8 +41,10 @@ typedef struct kl_manifold
 /// Picks at most KL_MAX_MANIFOLD_POINTS of count candidate points so that the support polygon is
 /// kept: the deepest point, then the point farthest from it, then the one that makes the largest
 /// triangle with them, then the one that adds the most area to that triangle (all measured in the
-/// plane of the normal). Ties go to the earlier candidate, so the choice is deterministic.
-/// Returns the number written to out (min(count, 4)); out may not alias candidates.
+/// plane of the normal). Ties go to the earlier candidate, so the choice is deterministic. A
+/// candidate with the id and point of one already chosen (a copy) is not chosen again. Returns the
+/// number written to out (at most 4, fewer when the candidates hold fewer distinct points); out
+/// may not alias candidates.
 int kl_reduce_manifold_points(const kl_manifold_point* candidates, int count, vec3s normal, kl_manifold_point* out);
 
 /// kl_reduce_manifold_points where candidates within a band below the deepest (a quarter of its
@@ -57,7 +59,7 @@ int kl_reduce_manifold_points_tied(const kl_manifold_point* candidates, int coun
 /// Continues a reduction from the `kept` points already in out (chosen from another set): adds
 /// candidates by the same rules (the farthest from out[0], the widest with out[0..1], the one that
 /// adds most area to the triangle) until out holds KL_MAX_MANIFOLD_POINTS or no candidate is left.
-/// A candidate with the id and point of a kept one is not chosen again. Returns the point count
+/// A candidate with the id and point of a kept or chosen one is not chosen again. Returns the point count
 /// (0 on bad arguments); kept 0 is kl_reduce_manifold_points.
 int kl_complete_manifold_points(const kl_manifold_point* candidates, int count, vec3s normal, kl_manifold_point* out,
 								int kept);
