@@ -5,6 +5,8 @@
 #include "pointshell_build.h"
 #include "pointshell_cuda.h"
 
+#include <kollide/kollide.h>
+
 #include <float.h>
 #include <stdatomic.h>
 #include <string.h>
@@ -27,7 +29,9 @@ int kl_pointshell_leaf_bucket(const kl_pointshell_build_def* def)
 	{
 		return def->leaf_bucket;
 	}
-	return kl_ps_gpu_available() ? KL_PS_LEAF_BUCKET_GPU : KL_PS_LEAF_BUCKET;
+	// The cached device probe, which starts no CUDA context: a model built for CPU threads on a
+	// machine with a device should not hold one.
+	return kl_gpu_available() ? KL_PS_LEAF_BUCKET_GPU : KL_PS_LEAF_BUCKET;
 }
 
 uint64_t kl_pointshell_next_serial(void)

@@ -710,7 +710,7 @@ static void test_leaf_bucket_same_keys(void** state)
 	assert_true(found > 0);
 	kl_pointshell_build_def automatic = kl_pointshell_default_build_def();
 	assert_int_equal(automatic.leaf_bucket, 0);
-	int expected = kl_ps_gpu_available() ? KL_PS_LEAF_BUCKET_GPU : KL_PS_LEAF_BUCKET;
+	int expected = kl_gpu_available() ? KL_PS_LEAF_BUCKET_GPU : KL_PS_LEAF_BUCKET;
 	assert_int_equal(kl_pointshell_leaf_bucket(&automatic), expected);
 	kl_pointshell* picked = kl_pointshell_build(a.mesh.vertices, a.mesh.vertex_count, a.mesh.indices,
 												a.mesh.triangle_count, &automatic, NULL, NULL);

@@ -223,7 +223,7 @@ static void test_mesh_def_settings(void** state)
 	assert_true(most <= 16 && t->cong_count > p->cong_count);
 	assert_true(t->spacing == 0.002f && p->spacing != 0.002f);
 	assert_int_equal(t->leaf_bucket, 32);
-	assert_int_equal(p->leaf_bucket, kl_ps_gpu_available() ? KL_PS_LEAF_BUCKET_GPU : KL_PS_LEAF_BUCKET);
+	assert_int_equal(p->leaf_bucket, kl_gpu_available() ? KL_PS_LEAF_BUCKET_GPU : KL_PS_LEAF_BUCKET);
 	kl_pointshell_build_def surface = kl_pointshell_default_build_def();
 	surface.max_triangles = 16;
 	surface.spacing = 0.002f;
