@@ -458,8 +458,8 @@ static void describe_models(const scene* s)
 			leaves += b->shell->nodes[k].child_count == 0;
 		}
 		printf("%-4s model: %d triangles, %d conglomerates (%.0f per), %u samples (%.1f per triangle), %d nodes, "
-			   "%.1f triangles per leaf (bucket %d), spacing %.2f mm, coverage %.2f mm; bytes per triangle: shells %.1f, octrees "
-			   "%.1f, conglomerates %.1f; build %.1f ms (point shell)\n",
+			   "%.1f triangles per leaf (bucket %d), spacing %.2f mm, coverage %.2f mm; bytes per triangle: "
+			   "shells %.1f, octrees %.1f, conglomerates %.1f; build %.1f ms (point shell)\n",
 			   s->name, n, b->shell->cong_count, (double)n / b->shell->cong_count, b->shell->point_count,
 			   (double)b->shell->point_count / n, b->shell->node_count,
 			   (double)b->shell->entry_count / (leaves > 0 ? leaves : 1), b->shell->leaf_bucket, 1e3 * b->shell->spacing,

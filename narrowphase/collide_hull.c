@@ -19,14 +19,7 @@ void kl_hull_clear_manifold(kl_manifold* m)
 // Reduces count candidates to the manifold and maps points and normal from the frame xf to world.
 static void finish_manifold(kl_manifold_point* candidates, int count, vec3s normal, kl_transform xf, kl_manifold* m)
 {
-	if (count > KL_MAX_MANIFOLD_POINTS)
-	{
-		count = kl_reduce_manifold_points(candidates, count, normal, m->points);
-	}
-	else
-	{
-		memcpy(m->points, candidates, (size_t)count * sizeof(kl_manifold_point));
-	}
+	count = kl_reduce_manifold_points(candidates, count, normal, m->points);
 	kl_rot33 r = kl_rot33_from_quat(xf.q);
 	for (int i = 0; i < count; ++i)
 	{

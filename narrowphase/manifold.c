@@ -2,7 +2,6 @@
 // SPDX-License-Identifier: MIT
 #include "manifold.h"
 
-
 // The reduction keeps the support polygon of the contact patch, which is what holds a body up:
 // the deepest point (the solver's worst error), then the three points that span the largest
 // area around it. Areas and distances are measured after projecting out the normal, so a

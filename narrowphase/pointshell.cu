@@ -34,7 +34,7 @@ namespace
 {
 
 const int kBlock = 128;
-const uint32_t kTriangleLanes = 8; ///< lanes per key in the triangle stage (few keys): 21 parts, 3 to a lane
+const uint32_t kTriangleLanes = 8; ///< lanes per key in the triangle stage (few keys): 21 parts, 2-3 a lane
 const uint32_t kSortOnDeviceFrom = 16384;
 
 int blocks_for(long long n)
@@ -385,7 +385,8 @@ bool search_pass(const kl_ps_batch* batch, const upload_layout& l, uint32_t pref
 	bool ok = cudaMemsetAsync(counters, 0, counter_total * sizeof(uint32_t), stream) == cudaSuccess &&
 			  cudaMemsetAsync(set, 0xff, (s_work.set_mask + 1ull) * sizeof(uint64_t), stream) == cudaSuccess;
 	kl_ps_triangle_stage stage = {views, pair_models, world, alarm};
-	kl_ps_emitter out = {unique, counters + counter_unique, capacity, set, s_work.set_mask, counters + counter_overflow};
+	kl_ps_emitter out = {unique, counters + counter_unique, capacity, set, s_work.set_mask,
+						 counters + counter_overflow};
 	if (ok && batch->sample_count > 0)
 	{
 		query_kernel<<<blocks_for(batch->sample_count), kBlock, 0, stream>>>(views, works, batch->work_count,

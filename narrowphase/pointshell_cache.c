@@ -142,7 +142,8 @@ static bool header_matches(const cache_header* h, const vec3s* vertices, int ver
 	return memcmp(h->magic, "KLPSHELL", 8) == 0 && h->version == KL_PS_CACHE_VERSION &&
 		   h->byte_order == KL_PS_CACHE_BOM && h->vertex_count == vertex_count && h->triangle_count == triangle_count &&
 		   h->max_triangles == def->max_triangles && h->spacing_asked == def->spacing &&
-		   h->grouping == (int32_t)def->grouping && h->leaf_bucket == kl_pointshell_leaf_bucket(def) && h->cong_count >= 1 &&
+		   h->grouping == (int32_t)def->grouping && h->leaf_bucket == kl_pointshell_leaf_bucket(def) &&
+		   h->cong_count >= 1 &&
 		   h->cong_count <= triangle_count && h->node_count >= h->cong_count && h->node_count < (1 << 28) &&
 		   h->point_count < (1u << 30) && h->entry_count <= h->point_count &&
 		   h->geometry_hash == kl_pointshell_geometry_hash(vertices, vertex_count, indices, triangle_count);

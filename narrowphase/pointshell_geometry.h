@@ -136,8 +136,8 @@ KL_HD static inline bool kl_ps_segment_crosses(kl_ps_f3 p, kl_ps_f3 q, const kl_
 #define KL_PS_NEAR_PARTS 21
 
 /// One part of kl_ps_triangles_near: limit2 is (alarm + tolerance)².
-KL_HD static inline bool kl_ps_triangles_near_part(const kl_ps_f3 a[3], const kl_ps_f3 b[3], float limit2, float tolerance,
-												   int part)
+KL_HD static inline bool kl_ps_triangles_near_part(const kl_ps_f3 a[3], const kl_ps_f3 b[3], float limit2,
+												   float tolerance, int part)
 {
 	if (part < 6)
 	{

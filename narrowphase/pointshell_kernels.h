@@ -195,7 +195,6 @@ KL_HD static inline int32_t kl_ps_key_tri_b(uint64_t key)
 	return (int32_t)(key & 0xffffffu);
 }
 
-
 KL_HD static inline void kl_ps_triangle(const kl_ps_model_view* m, int32_t tri, kl_ps_f3 t[3])
 {
 	t[0] = m->vertices[m->indices[3 * tri + 0]];
@@ -405,7 +404,6 @@ KL_HD static inline uint32_t kl_ps_set_slot(uint64_t key, uint32_t mask)
 	key ^= key >> 33;
 	return (uint32_t)key & mask;
 }
-
 
 /// Appends one key; past capacity only the count grows.
 KL_HD static inline void kl_ps_emit(const kl_ps_emitter* e, uint64_t key)

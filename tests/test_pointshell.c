@@ -932,6 +932,57 @@ static void test_point_near_triangle(void** state)
 	}
 }
 
+/// The triangle test in parts, as the GPU's lanes run it (8 lanes, each every 8th part; or 2, or 4):
+/// a pair is near by some lane exactly when the whole test says so, on random pairs of unit
+/// triangles at distances around the alarm distance, crossing ones among them; each of the three
+/// kinds of part (vertex–face, edge–edge, edge through the other) is the only one to see some pair.
+static void test_triangle_parts(void** state)
+{
+	(void)state;
+	uint32_t seed = 29u;
+	int near = 0, far = 0, only[3] = {0, 0, 0};
+	for (int i = 0; i < 20000; ++i)
+	{
+		kl_ps_f3 a[3], b[3];
+		float shift = 1.6f * (float)random_unit(&seed);
+		for (int k = 0; k < 3; ++k)
+		{
+			a[k] = kl_ps_make((float)random_unit(&seed), (float)random_unit(&seed), (float)random_unit(&seed));
+			b[k] = kl_ps_make((float)random_unit(&seed) + shift, (float)random_unit(&seed),
+							  (float)random_unit(&seed));
+		}
+		float alarm = 0.05f;
+		bool whole = kl_ps_triangles_near(a, b, alarm, 1e-6f, 0, 1);
+		near += whole;
+		far += !whole;
+		for (int lanes = 2; lanes <= 8; lanes *= 2)
+		{
+			bool any = false;
+			for (int first = 0; first < lanes; ++first)
+			{
+				any = any || kl_ps_triangles_near(a, b, alarm, 1e-6f, first, lanes);
+			}
+			assert_int_equal(any, whole);
+		}
+		// Which kinds of part see it: 0-5, 6-14, 15-20.
+		bool kind[3] = {false, false, false};
+		float limit = alarm + 1e-6f;
+		for (int part = 0; part < KL_PS_NEAR_PARTS; ++part)
+		{
+			int k = part < 6 ? 0 : part < 15 ? 1 : 2;
+			kind[k] = kind[k] || kl_ps_triangles_near_part(a, b, limit * limit, 1e-6f, part);
+		}
+		for (int k = 0; k < 3; ++k)
+		{
+			only[k] += kind[k] && !kind[(k + 1) % 3] && !kind[(k + 2) % 3];
+		}
+	}
+	printf("  %d near, %d apart; seen by one kind of part only: vertex-face %d, edge-edge %d, crossing %d\n", near,
+		   far, only[0], only[1], only[2]);
+	assert_true(near > 1000 && far > 1000);
+	assert_true(only[0] > 0 && only[1] > 0 && only[2] > 0);
+}
+
 /// The GPU's decomposition (an item per sample) run on the CPU finds exactly the keys of the CPU's
 /// (an item per triangle), so the GPU's algorithm is checked where there is no GPU.
 static void test_sample_items_equal_triangle_items(void** state)
@@ -1069,6 +1120,7 @@ int main(void)
 		cmocka_unit_test(test_surface_grouping),
 		cmocka_unit_test(test_forced_equals_culled),
 		cmocka_unit_test(test_leaf_bucket_same_keys),
+		cmocka_unit_test(test_triangle_parts),
 		cmocka_unit_test(test_box_overlap_matches_direct),
 		cmocka_unit_test(test_point_near_triangle),
 		cmocka_unit_test(test_batch_of_pairs),
