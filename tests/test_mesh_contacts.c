@@ -5,6 +5,7 @@
 
 #include <kollide/kollide.h>
 
+#include "demo_mesh_common.h"
 #include "meshgen.h"
 
 #include <string.h>
@@ -371,7 +372,7 @@ static void test_plate_sunk_into_box_ground(void** state)
 	kl_mesh_release(mesh);
 }
 
-/// A 12-tooth gear (module 6 mm, 2 cm wide) stood on its rim on the box ground, turned so that it
+/// The pile's 12-tooth gear (module 6 mm, 2 cm wide) stood on its rim on the box ground, turned so that it
 /// lands on one tooth and rolls onto two: it must come to rest on the inner corners of the two
 /// tooth tips and fall asleep. The projected outline has those corners on its sides, between the
 /// outer corners (which are higher), and four points cannot hold all eight; without the side points
@@ -379,11 +380,7 @@ static void test_plate_sunk_into_box_ground(void** state)
 static void test_gear_stands_on_rim(void** state)
 {
 	(void)state;
-	kl_meshgen_gear_params params = kl_meshgen_default_gear_params();
-	params.tooth_count = 12;
-	params.module = 0.006f;
-	params.face_width = 0.02f;
-	params.bore_radius = 0.012f;
+	kl_meshgen_gear_params params = kl_demo_pile_gear_params();
 	kl_mesh* mesh = gear_mesh_with(&params);
 	const float turns[2][2] = {{0.0f, 7.0f}, {3.0f, 15.0f}}; // tilt about y, turn about the axis (degrees)
 	for (int c = 0; c < 2; ++c)

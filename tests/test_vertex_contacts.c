@@ -9,6 +9,7 @@
 
 #include "bvh_near.h"
 #include "collide_mesh.h"
+#include "demo_mesh_common.h"
 #include "meshgen.h"
 #include "tri_adjacency.h"
 #include "tri_tri.h"
@@ -339,13 +340,8 @@ static void test_stand_in_face_lies_over_the_vertex(void** state)
 	// deepest of its surface sampled on a 1.7 mm grid, and of the knot's in it). A corner
 	// there lies inside the tube, nearest to a side its cone cannot push on; the nearest face
 	// within its cone once stood in however it lay, and its far corner read 2.6 and 3.7 mm.
-	// The pile's knot, spelled out: the poses hold for this mesh only.
-	kl_meshgen_torus_knot_params params = kl_meshgen_default_torus_knot_params();
-	params.major_radius = 0.05f;
-	params.minor_radius = 0.02f;
-	params.tube_radius = 0.009f;
-	params.segments = 96;
-	params.sides = 8;
+	// The pile's knot: the poses hold for this mesh only.
+	kl_meshgen_torus_knot_params params = kl_demo_pile_knot_params();
 	kl_meshgen_mesh knot = {0};
 	assert_int_equal(kl_meshgen_torus_knot(&params, &knot), KL_OK);
 	const versors rotation[2] = {{{-0.575576484f, 0.758155227f, 0.0455095805f, 0.30305329f}},
@@ -365,11 +361,7 @@ static void test_stand_in_only_for_a_vertex_inside(void** state)
 	// stood in, one the corner lies under, read 3.2 and 3.8 mm for a block truly 1.2-1.3 mm deep
 	// (elsewhere) in the gear. A vertex outside takes a stand-in only as deep as the surface band;
 	// the contacts now read 1.6 and 1.8 mm (edge crossings).
-	kl_meshgen_gear_params params = kl_meshgen_default_gear_params();
-	params.tooth_count = 12;
-	params.module = 0.006f;
-	params.face_width = 0.02f;
-	params.bore_radius = 0.012f;
+	kl_meshgen_gear_params params = kl_demo_pile_gear_params();
 	kl_meshgen_mesh gear = {0};
 	assert_int_equal(kl_meshgen_gear(&params, &gear), KL_OK);
 	const versors rotation[2] = {{{0.522337437f, 0.309809387f, -0.0526944995f, 0.79272002f}},

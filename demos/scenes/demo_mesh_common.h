@@ -13,6 +13,11 @@ kl_mesh* kl_demo_mesh_from_meshgen(kl_meshgen_mesh* generated, const char* what)
 /// the tests and the viewer may switch to that backend).
 kl_mesh* kl_demo_mesh_from_meshgen_with(kl_meshgen_mesh* generated, const char* what, bool point_shells);
 
+/// The mesh pile's gear (12 teeth, module 6 mm, 2 cm wide, 12 mm bore) and torus knot (a 9 mm tube),
+/// object units in metres: one definition, which the tests use to pose parts against the pile's own.
+kl_meshgen_gear_params kl_demo_pile_gear_params(void);
+kl_meshgen_torus_knot_params kl_demo_pile_knot_params(void);
+
 /// An L-shaped bar: two arms of length `arm` and width `width` in the xy plane, extruded `depth`
 /// along z, centred on its bounding box. A small non-convex mesh (24 triangles). NULL on failure.
 kl_mesh* kl_demo_make_l_mesh(float arm, float width, float depth);

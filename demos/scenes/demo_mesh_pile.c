@@ -26,13 +26,30 @@ typedef struct pile_kind
 	float max_scale;
 } pile_kind;
 
-static kl_mesh* make_gear(void)
+kl_meshgen_gear_params kl_demo_pile_gear_params(void)
 {
 	kl_meshgen_gear_params p = kl_meshgen_default_gear_params();
 	p.tooth_count = 12;
 	p.module = 0.006f;
 	p.face_width = 0.02f;
 	p.bore_radius = 0.012f;
+	return p;
+}
+
+kl_meshgen_torus_knot_params kl_demo_pile_knot_params(void)
+{
+	kl_meshgen_torus_knot_params p = kl_meshgen_default_torus_knot_params();
+	p.major_radius = 0.05f;
+	p.minor_radius = 0.02f;
+	p.tube_radius = 0.009f;
+	p.segments = 96;
+	p.sides = 8;
+	return p;
+}
+
+static kl_mesh* make_gear(void)
+{
+	kl_meshgen_gear_params p = kl_demo_pile_gear_params();
 	kl_meshgen_mesh generated;
 	return kl_meshgen_gear(&p, &generated) == KL_OK ? kl_demo_mesh_from_meshgen(&generated, "gear") : NULL;
 }
@@ -51,12 +68,7 @@ static kl_mesh* make_nut(void)
 
 static kl_mesh* make_knot(void)
 {
-	kl_meshgen_torus_knot_params p = kl_meshgen_default_torus_knot_params();
-	p.major_radius = 0.05f;
-	p.minor_radius = 0.02f;
-	p.tube_radius = 0.009f;
-	p.segments = 96;
-	p.sides = 8;
+	kl_meshgen_torus_knot_params p = kl_demo_pile_knot_params();
 	kl_meshgen_mesh generated;
 	return kl_meshgen_torus_knot(&p, &generated) == KL_OK ? kl_demo_mesh_from_meshgen(&generated, "torus_knot")
 														  : NULL;
