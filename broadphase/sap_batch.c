@@ -6,7 +6,7 @@
 #include "bp_internal.h"
 
 #include "core.h"
-#include <kollide/kollide.h>
+#include "gpu.h"
 #include "radix_sort.h"
 
 #include <string.h>

@@ -1,7 +1,7 @@
 # Installs headers, the library, a CMake package (find_package(kollide) -> kollide::kollide) and kollide.pc.
 include(CMakePackageConfigHelpers)
 
-set(KL_INSTALL_TARGETS kollide)
+set(KL_INSTALL_TARGETS kollide kollide_api)
 if(TARGET kollide_cuda)
   list(APPEND KL_INSTALL_TARGETS kollide_cuda)
 endif()
@@ -9,7 +9,7 @@ install(TARGETS ${KL_INSTALL_TARGETS} EXPORT kollideTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-install(DIRECTORY engine/include/kollide DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(DIRECTORY include/kollide DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 
 set(KL_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/kollide)
 install(EXPORT kollideTargets NAMESPACE kollide:: DESTINATION ${KL_CMAKE_DIR})

@@ -4,8 +4,6 @@
 // SPDX-License-Identifier: MIT
 #include "contact_solver.h"
 
-#include "body.h"
-#include "contact.h"
 
 /// fmaxf is a libm call without -ffinite-math-only; these rows run millions of times per step.
 static inline float kl_maxf(float a, float b)
@@ -69,7 +67,7 @@ static void kl_support_mass_scales(const kl_solver_step* step, const kl_solver_b
 {
 	c->mass_scale_a = 1.0f;
 	c->mass_scale_b = 1.0f;
-	vec3s g = step->world->def.gravity;
+	vec3s g = step->gravity;
 	float g_len = glms_vec3_norm(g);
 	if (!(ba->inv_mass > 0.0f && bb->inv_mass > 0.0f) || !(g_len > 0.0f))
 	{
@@ -100,45 +98,28 @@ static kl_solver_body kl_scaled_body(const kl_solver_body* b, float scale)
 	return s;
 }
 
-/// The normal of the contact's manifold closest to the vertical: the support relation of the pair,
-/// which all its manifolds' rows share.
-static vec3s kl_support_normal(const kl_solver_step* step, const kl_contact* contact)
+void kl_prepare_contact(const kl_solver_step* step, const kl_contact_source* source, int index_a, int index_b,
+						kl_contact_constraint* c)
 {
-	vec3s g = step->world->def.gravity;
-	vec3s best = contact->manifold.normal;
-	for (int i = 1; i < contact->manifold_count; ++i)
-	{
-		vec3s n = contact->extra[i - 1].normal;
-		if (fabsf(glms_vec3_dot(n, g)) > fabsf(glms_vec3_dot(best, g)))
-		{
-			best = n;
-		}
-	}
-	return best;
-}
-
-void kl_prepare_contact(const kl_solver_step* step, const kl_contact* contact, int contact_index, int manifold_index,
-						int index_a, int index_b, kl_contact_constraint* c)
-{
-	const kl_manifold* m = manifold_index == 0 ? &contact->manifold : &contact->extra[manifold_index - 1];
+	const kl_manifold* m = source->manifold;
 	// One scale for all the pair's rows: a gear under an L bar had its top manifold scaled and its
 	// side manifolds not, rows whose masses disagree, and Gauss-Seidel on them diverged (1,700 N).
 	kl_support_mass_scales(step, solver_body(step, index_a), solver_body(step, index_b),
-						   kl_support_normal(step, contact), c);
+						   source->support_normal, c);
 	const kl_solver_body scaled_a = kl_scaled_body(solver_body(step, index_a), c->mass_scale_a);
 	const kl_solver_body scaled_b = kl_scaled_body(solver_body(step, index_b), c->mass_scale_b);
 	const kl_solver_body* ba = &scaled_a;
 	const kl_solver_body* bb = &scaled_b;
-	c->contact_index = contact_index;
-	c->manifold_index = manifold_index;
+	c->contact_index = source->contact_index;
+	c->manifold_index = source->manifold_index;
 	c->index_a = index_a;
 	c->index_b = index_b;
 	c->normal = m->normal;
 	kl_tangent_basis(m->normal, &c->tangent[0], &c->tangent[1]);
-	c->friction = contact->friction;
-	c->restitution = contact->restitution;
-	c->rolling_resistance = contact->rolling_resistance;
-	c->spin_resistance = contact->spin_resistance;
+	c->friction = source->friction;
+	c->restitution = source->restitution;
+	c->rolling_resistance = source->rolling_resistance;
+	c->spin_resistance = source->spin_resistance;
 	c->rolling_impulse = step->enable_warm_starting ? m->rolling_impulse : glms_vec3_zero();
 	c->rolling_mass[0] = angular_mass(ba, bb, c->tangent[0]);
 	c->rolling_mass[1] = angular_mass(ba, bb, c->tangent[1]);
@@ -149,8 +130,8 @@ void kl_prepare_contact(const kl_solver_step* step, const kl_contact* contact, i
 	const kl_body_state zero = {{{0}}, {{0}}};
 	const kl_body_state* sa = index_a >= 0 ? &step->states[index_a] : &zero;
 	const kl_body_state* sb = index_b >= 0 ? &step->states[index_b] : &zero;
-	vec3s center_a = index_a >= 0 ? ba->center0 : step->world->sims[contact->body_a].center;
-	vec3s center_b = index_b >= 0 ? bb->center0 : step->world->sims[contact->body_b].center;
+	vec3s center_a = index_a >= 0 ? ba->center0 : source->center_a;
+	vec3s center_b = index_b >= 0 ? bb->center0 : source->center_b;
 	for (int k = 0; k < m->point_count; ++k)
 	{
 		const kl_manifold_point* mp = &m->points[k];
@@ -406,9 +387,8 @@ void kl_apply_restitution(const kl_solver_step* step, kl_contact_constraint* c)
 	store_side(step, c->index_b, &b);
 }
 
-void kl_store_contact_impulses(const kl_solver_step* step, const kl_contact_constraint* c)
+void kl_store_contact_impulses(const kl_contact_constraint* c, kl_manifold* m)
 {
-	kl_manifold* m = kl_contact_manifold(&step->world->contacts[c->contact_index], c->manifold_index);
 	for (int k = 0; k < c->point_count; ++k)
 	{
 		m->points[k].normal_impulse = c->points[k].normal_impulse;

@@ -3,6 +3,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "manifold.h"
 #include "solver.h"
 
 typedef struct kl_contact_constraint_point
@@ -47,11 +48,28 @@ typedef struct kl_contact_constraint
 /// Two unit tangents orthogonal to the unit normal, chosen deterministically from it.
 void kl_tangent_basis(vec3s normal, vec3s* t1, vec3s* t2);
 
-void kl_prepare_contact(const kl_solver_step* step, const kl_contact* contact, int contact_index, int manifold_index,
-						int index_a, int index_b, kl_contact_constraint* c);
+/// One manifold of a contact as the solver reads it; the engine fills it from its contact.
+typedef struct kl_contact_source
+{
+	const kl_manifold* manifold;
+	/// The normal of the contact's manifolds closest to the vertical: the support relation of the
+	/// pair, which all its manifolds' rows share (kl_support_mass_scales).
+	vec3s support_normal;
+	vec3s center_a; ///< centres of mass, read for a static or sleeping side (index < 0)
+	vec3s center_b;
+	float friction;
+	float restitution;
+	float rolling_resistance;
+	float spin_resistance;
+	int contact_index;
+	int manifold_index;
+} kl_contact_source;
+
+void kl_prepare_contact(const kl_solver_step* step, const kl_contact_source* source, int index_a, int index_b,
+						kl_contact_constraint* c);
 void kl_warm_start_contact(const kl_solver_step* step, kl_contact_constraint* c);
 /// One velocity iteration; use_bias false is the relax pass (only speculative gaps are honoured).
 void kl_solve_contact(const kl_solver_step* step, kl_contact_constraint* c, bool use_bias);
 void kl_apply_restitution(const kl_solver_step* step, kl_contact_constraint* c);
-/// Writes the impulses back into the world's manifold (warm start of the next step).
-void kl_store_contact_impulses(const kl_solver_step* step, const kl_contact_constraint* c);
+/// Writes the impulses back into the contact's manifold m (warm start of the next step).
+void kl_store_contact_impulses(const kl_contact_constraint* c, kl_manifold* m);

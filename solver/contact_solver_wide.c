@@ -3,7 +3,6 @@
 // SPDX-License-Identifier: MIT
 #include "contact_solver_wide.h"
 
-#include "body.h"
 
 #include <string.h>
 

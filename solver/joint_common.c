@@ -21,7 +21,7 @@ static void side_pose(const kl_solver_step* step, int index, int body_slot, vec3
 	}
 	else
 	{
-		const kl_body_sim* sim = &step->world->sims[body_slot];
+		const kl_body_sim* sim = &step->sims[body_slot];
 		*center = sim->center;
 		*rotation = sim->transform.q;
 	}
@@ -46,7 +46,7 @@ static void prepare_side(const kl_solver_step* step, int index, kl_transform loc
 	frame->p = kl_rotate(q, glms_vec3_sub(local_frame.p, local_center));
 }
 
-static void load_impulses(const kl_solver_step* step, const kl_joint* joint, kl_joint_constraint* c)
+static void load_impulses(const kl_solver_step* step, const kl_joint_solver_state* joint, kl_joint_constraint* c)
 {
 	if (!step->enable_warm_starting)
 	{
@@ -64,13 +64,13 @@ static void load_impulses(const kl_solver_step* step, const kl_joint* joint, kl_
 	c->motor_angular_impulse = c->enable_motor ? joint->motor_angular_impulse : glms_vec3_zero();
 }
 
-void kl_prepare_joint(const kl_solver_step* step, int joint_slot, int index_a, int index_b, kl_joint_constraint* c)
+void kl_prepare_joint(const kl_solver_step* step, const kl_joint_source* joint, int index_a, int index_b,
+					  kl_joint_constraint* c)
 {
-	const kl_world* world = step->world;
-	const kl_joint* joint = &world->joints[joint_slot];
-	const kl_joint_def* def = &joint->def;
+	const kl_joint_def* def = joint->def;
 	*c = (kl_joint_constraint){0};
-	c->joint_slot = joint_slot;
+	c->def = def;
+	c->joint_slot = joint->joint_slot;
 	c->index_a = index_a;
 	c->index_b = index_b;
 	c->type = def->type;
@@ -79,9 +79,9 @@ void kl_prepare_joint(const kl_solver_step* step, int joint_slot, int index_a, i
 	versors qa, qb;
 	side_pose(step, index_a, joint->body_a, &center_a, &qa);
 	side_pose(step, index_b, joint->body_b, &center_b, &qb);
-	prepare_side(step, index_a, def->local_frame_a, world->sims[joint->body_a].local_center, &c->inv_mass_a,
+	prepare_side(step, index_a, def->local_frame_a, step->sims[joint->body_a].local_center, &c->inv_mass_a,
 				 &c->inv_inertia_a, &c->frame_a, qa);
-	prepare_side(step, index_b, def->local_frame_b, world->sims[joint->body_b].local_center, &c->inv_mass_b,
+	prepare_side(step, index_b, def->local_frame_b, step->sims[joint->body_b].local_center, &c->inv_mass_b,
 				 &c->inv_inertia_b, &c->frame_b, qb);
 	c->delta_center = glms_vec3_sub(center_b, center_a);
 
@@ -100,7 +100,7 @@ void kl_prepare_joint(const kl_solver_step* step, int joint_slot, int index_a, i
 	c->upper = def->upper;
 	c->cone_angle = def->cone_angle;
 	c->length = def->length;
-	load_impulses(step, joint, c);
+	load_impulses(step, joint->state, c);
 
 	switch (c->type)
 	{
@@ -322,9 +322,8 @@ static bool impulses_finite(const kl_joint_constraint* c)
 		   kl_vec3_is_finite(c->motor_angular_impulse) && kl_vec3_is_finite(c->anchored_linear);
 }
 
-void kl_store_joint_impulses(const kl_solver_step* step, kl_joint_constraint* c)
+void kl_store_joint_impulses(const kl_solver_step* step, kl_joint_constraint* c, kl_joint_solver_state* joint)
 {
-	kl_joint* joint = &step->world->joints[c->joint_slot];
 	if (!impulses_finite(c))
 	{
 		// An overflowed solve must not warm start the next step with NaN: start the joint afresh.

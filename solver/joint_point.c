@@ -104,10 +104,10 @@ static void solve_cone_limits(const kl_solver_step* step, kl_joint_constraint* c
 
 /// The spherical motor: drives the relative angular velocity to its target (frame a's axes) with
 /// at most the max motor torque, through the anchored rows of lock.
-static void solve_angular_motor(const kl_solver_step* step, kl_joint_constraint* c, const kl_anchored_block* lock,
+static void solve_angular_motor(kl_joint_constraint* c, const kl_anchored_block* lock,
 								kl_joint_velocities* v, const kl_solver_body* ba)
 {
-	vec3s velocity = step->world->joints[c->joint_slot].def.motor_angular_velocity; // kept out of c: it is rare
+	vec3s velocity = c->def->motor_angular_velocity; // read through def: it is rare
 	vec3s target = kl_rotate(glms_quat_mul(ba->delta_rotation, c->frame_a.q), velocity);
 	vec3s cdot;
 	for (int k = 0; k < 3; ++k)
@@ -127,14 +127,14 @@ static void solve_angular_motor(const kl_solver_step* step, kl_joint_constraint*
 
 /// The spherical joint's motor, then its spring (which turns frame b towards frame a's rotation,
 /// bias on in both passes), on one anchored rotation block.
-static void solve_angular_drives(const kl_solver_step* step, kl_joint_constraint* c, kl_joint_velocities* v,
+static void solve_angular_drives(kl_joint_constraint* c, kl_joint_velocities* v,
 								 const kl_solver_body* ba, const kl_solver_body* bb, vec3s ra, vec3s rb)
 {
 	vec3s error;
 	kl_anchored_block lock = kl_rotation_lock_block(c, ba, bb, ra, rb, &error);
 	if (c->enable_motor)
 	{
-		solve_angular_motor(step, c, &lock, v, ba);
+		solve_angular_motor(c, &lock, v, ba);
 	}
 	if (c->enable_spring)
 	{
@@ -168,7 +168,7 @@ KL_NOINLINE static void solve_spherical_rows(const kl_solver_step* step, kl_join
 {
 	if (c->enable_motor || c->enable_spring)
 	{
-		solve_angular_drives(step, c, v, ba, bb, ra, rb);
+		solve_angular_drives(c, v, ba, bb, ra, rb);
 	}
 	if (c->enable_limit)
 	{

@@ -22,10 +22,39 @@
 
 #include "solver.h"
 
+/// What a joint keeps between steps: the accumulated impulses of the last sub-step (warm starting;
+/// their meaning per type is that of kl_joint_constraint's) and the forces they amount to.
+typedef struct kl_joint_solver_state
+{
+	vec3s constraint_force; ///< on body b, last step
+	vec3s constraint_torque;
+	vec3s linear_impulse;
+	vec3s angular_impulse;
+	float spring_impulse;
+	float motor_impulse;
+	float lower_impulse;
+	float upper_impulse;
+	float cone_impulse;			///< spherical joints' swing limit
+	vec3s motor_angular_impulse; ///< spherical joints' motor
+	float motor_force; ///< N or N·m, last step (target joint: the pulling force's magnitude)
+} kl_joint_solver_state;
+
+/// A joint as the solver reads it when it prepares the joint's constraint; the engine fills it.
+typedef struct kl_joint_source
+{
+	const kl_joint_def* def; ///< read again while solving (the spherical motor's velocity)
+	int joint_slot;
+	int body_a; ///< body slots
+	int body_b;
+	vec3s target; ///< KL_JOINT_TARGET: the world point body b's anchor is pulled to
+	const kl_joint_solver_state* state;
+} kl_joint_source;
+
 /// Per-step data of one joint (anchors, effective masses, softness), built by kl_prepare_joint from
-/// the world's kl_joint. Accumulated impulses persist in kl_joint between steps (warm starting).
+/// a kl_joint_source. Accumulated impulses persist in kl_joint_solver_state between steps.
 typedef struct kl_joint_constraint
 {
+	const kl_joint_def* def;
 	int joint_slot;
 	int index_a; ///< body slot of an awake body, or -1 (static or sleeping: a zero dummy)
 	int index_b;
@@ -105,10 +134,11 @@ typedef struct kl_joint_constraint
 } kl_joint_constraint;
 
 /// Fills c from the joint at `joint_slot` for this step. body indices: slot of an awake body or -1.
-void kl_prepare_joint(const kl_solver_step* step, int joint_slot, int index_a, int index_b, kl_joint_constraint* c);
+void kl_prepare_joint(const kl_solver_step* step, const kl_joint_source* source, int index_a, int index_b,
+					  kl_joint_constraint* c);
 void kl_warm_start_joint(const kl_solver_step* step, kl_joint_constraint* c);
 /// One sub-step's velocity iteration; use_bias false is the relax pass (no position correction).
 void kl_solve_joint(const kl_solver_step* step, kl_joint_constraint* c, bool use_bias);
-/// Writes the accumulated impulses back into the world's kl_joint (warm start, constraint force
+/// Writes the accumulated impulses back into the joint's state (warm start, constraint force
 /// and torque = impulse / h of the last sub-step, the step's mean for steady loads).
-void kl_store_joint_impulses(const kl_solver_step* step, kl_joint_constraint* c);
+void kl_store_joint_impulses(const kl_solver_step* step, kl_joint_constraint* c, kl_joint_solver_state* out);

@@ -2,12 +2,13 @@
 // and Box3D) over contact and joint constraints, graph-coloured so that the rows of one colour run
 // in parallel, with results that do not depend on the worker count.
 //
-// The solver is the world's constraint stage and reads the world's body arrays directly, as Box2D's
-// solver does: velocities live in world->states (by body slot) during the whole step.
+// The solver works on the world's body arrays, by body slot, as Box2D's solver does: velocities
+// live in states during the whole step. It knows no world: engine/solver_stage.c gathers the
+// constraints from the world's contacts and joints, runs the sub-steps and stores the impulses back.
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "world.h"
+#include "body_state.h"
 
 /// Soft constraint coefficients for one sub-step (Box2D's b2Softness): bias = bias_rate · C,
 /// impulse = -mass_scale · m · (Cdot + bias) - impulse_scale · accumulated.
@@ -36,8 +37,11 @@ typedef struct kl_solver_body
 /// Everything one sub-step's constraint functions need.
 typedef struct kl_solver_step
 {
-	kl_world* world;
-	kl_body_state* states;	///< velocities by body slot (world->states)
+	kl_body_sim* sims;		///< poses and mass by body slot
+	kl_body_state* states;	///< velocities by body slot
+	const int* awake_bodies; ///< body slots that integrate this step
+	vec3s gravity;
+	float max_linear_speed;
 	kl_solver_body* bodies; ///< by body slot (valid for awake bodies)
 	float dt;				///< whole step
 	float h;				///< sub-step

@@ -1,4 +1,4 @@
-// One ray against a triangle BVH (narrowphase/bvh_ray.h): the nearest hit from inside a cube, the
+// One ray against a triangle BVH (narrowphase/bvh/bvh_ray.h): the nearest hit from inside a cube, the
 // source triangle skipped, the length bound, and every width the trees are built with.
 #include "kl_test.h"
 

@@ -43,7 +43,6 @@ static versors rand_rotation(rng* r, float spread)
 /// Bodies, manifolds and the step that the scalar and wide paths share.
 typedef struct fixture
 {
-	kl_world* world; ///< only sims is used (centres of static sides)
 	kl_body_sim sims[BODY_COUNT];
 	kl_solver_body bodies[BODY_COUNT];
 	kl_body_state states[BODY_COUNT];
@@ -130,17 +129,27 @@ static void make_contact(fixture* f, rng* r, int lane, int seed, int* index_a, i
 	}
 }
 
+/// Prepares manifold 0 of contact k as the engine's solver stage does (centres of static sides
+/// from sims).
+static void prepare_contact_at(const kl_body_sim* sims, const kl_solver_step* step, const kl_contact* contact, int k,
+							   int a, int b, kl_contact_constraint* c)
+{
+	kl_contact_source source = {&contact->manifold,	  contact->manifold.normal,
+								sims[contact->body_a].center, sims[contact->body_b].center,
+								contact->friction,	  contact->restitution,
+								contact->rolling_resistance, contact->spin_resistance,
+								k,					  0};
+	kl_prepare_contact(step, &source, a, b, c);
+}
+
 static void make_fixture(fixture* f, int seed, int lane_count)
 {
 	memset(f, 0, sizeof(*f));
 	rng r = {0x9e3779b9u * (uint32_t)(seed + 1)};
-	f->world = calloc(1, sizeof(kl_world));
-	assert_non_null(f->world);
-	f->world->sims = f->sims;
 	make_bodies(f, &r);
 	f->lane_count = lane_count;
 	kl_solver_step* s = &f->step;
-	s->world = f->world;
+	s->sims = f->sims;
 	s->states = f->states;
 	s->bodies = f->bodies;
 	s->substep_count = SUBSTEPS;
@@ -157,13 +166,8 @@ static void make_fixture(fixture* f, int seed, int lane_count)
 	{
 		int a, b;
 		make_contact(f, &r, lane, seed, &a, &b);
-		kl_prepare_contact(s, &f->contacts[lane], lane, 0, a, b, &f->constraints[lane]);
+		prepare_contact_at(f->sims, s, &f->contacts[lane], lane, a, b, &f->constraints[lane]);
 	}
-}
-
-static void free_fixture(fixture* f)
-{
-	free(f->world);
 }
 
 /// Moves the bodies between passes, the same way for both paths.
@@ -322,7 +326,6 @@ static void compare_level(const kl_contact_wide_kernels* k, int seed, int lane_c
 		memcpy(cons_out, cons_wide, sizeof(cons_wide));
 	}
 	free(wide);
-	free_fixture(f);
 	free(f);
 }
 
@@ -386,7 +389,6 @@ static void test_dispatch_and_empty(void** state)
 	kl_solve_contacts_wide(&f->step, &wide, true);
 	kl_apply_restitution_wide(&f->step, &wide);
 	assert_memory_equal(before, f->states, sizeof(before));
-	free_fixture(f);
 	free(f);
 }
 
@@ -404,7 +406,6 @@ static double now_seconds(void)
 
 typedef struct bench
 {
-	kl_world* world;
 	kl_body_sim* sims;
 	kl_solver_body* bodies;
 	kl_body_state* states;
@@ -416,19 +417,17 @@ typedef struct bench
 static void bench_make(bench* b)
 {
 	int body_count = 2 * BENCH_MANIFOLDS;
-	b->world = calloc(1, sizeof(kl_world));
 	b->sims = calloc((size_t)body_count, sizeof(kl_body_sim));
 	b->bodies = calloc((size_t)body_count, sizeof(kl_solver_body));
 	b->states = calloc((size_t)body_count, sizeof(kl_body_state));
 	b->cons = calloc(BENCH_MANIFOLDS, sizeof(kl_contact_constraint));
 	b->wide = calloc(BENCH_MANIFOLDS / KL_WIDE_LANES, sizeof(kl_contact_constraint_wide));
-	assert_true(b->world && b->sims && b->bodies && b->states && b->cons && b->wide);
-	b->world->sims = b->sims;
+	assert_true(b->sims && b->bodies && b->states && b->cons && b->wide);
 	fixture* f = malloc(sizeof(fixture));
 	assert_non_null(f);
 	make_fixture(f, 1, KL_WIDE_LANES);
 	b->step = f->step;
-	b->step.world = b->world;
+	b->step.sims = b->sims;
 	b->step.states = b->states;
 	b->step.bodies = b->bodies;
 	rng r = {12345u};
@@ -453,19 +452,17 @@ static void bench_make(bench* b)
 			c.manifold.points[k].point = glms_vec3_add(b->bodies[2 * i].center0, rand_vec3(&r, -0.5f, 0.5f));
 			c.manifold.points[k].separation = rand_range(&r, -0.02f, 0.01f);
 		}
-		kl_prepare_contact(&b->step, &c, i, 0, 2 * i, 2 * i + 1, &b->cons[i]);
+		prepare_contact_at(b->sims, &b->step, &c, i, 2 * i, 2 * i + 1, &b->cons[i]);
 	}
 	for (int g = 0; g < BENCH_MANIFOLDS / KL_WIDE_LANES; ++g)
 	{
 		kl_gather_contacts_wide(&b->step, b->cons + g * KL_WIDE_LANES, KL_WIDE_LANES, &b->wide[g]);
 	}
-	free_fixture(f);
 	free(f);
 }
 
 static void bench_free(bench* b)
 {
-	free(b->world);
 	free(b->sims);
 	free(b->bodies);
 	free(b->states);

@@ -1,4 +1,4 @@
-// Kollide tests — the point-shell model's cache file (narrowphase/pointshell_cache.c, its checks in
+// Kollide tests — the point-shell model's cache file (narrowphase/pointshell/pointshell_cache.c, its checks in
 // pointshell_validate.c): written and read back the same; a damaged, cut, foreign or crafted file is
 // not used (the model is built again) and leaves no error behind.
 // SPDX-License-Identifier: MIT

@@ -1,4 +1,4 @@
-// Kollide tests — the point-shell backend in the world (engine/src/contact_pointshell.c): a gear
+// Kollide tests — the point-shell backend in the world (engine/contact_pointshell.c): a gear
 // dropped on a gear rests as with the BVH, on one worker, on two (the pool's batch) and with use_gpu;
 // the backend's setters and shape defs; meshes built with and without the model and its settings;
 // debug draw.

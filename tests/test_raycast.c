@@ -1,6 +1,6 @@
 // Kollide tests — ray casts: each shape type's analytic entry point, fraction and normal, misses,
 // rays from inside, moved and rotated bodies and local poses, filters, sensors, the closest of
-// several shapes and bad input (kl_world_cast_ray and the per-shape tests of narrowphase/raycast.h).
+// several shapes and bad input (kl_world_cast_ray and the per-shape tests of narrowphase/convex/raycast.h).
 // SPDX-License-Identifier: MIT
 #include "kl_test.h"
 

@@ -1,4 +1,4 @@
-// Vertex and edge contacts of two meshes (narrowphase/vertex_contacts.h) and their pieces: vertex
+// Vertex and edge contacts of two meshes (narrowphase/mesh/vertex_contacts.h) and their pieces: vertex
 // pseudo-normals with their cones, the BVH's nearest-triangle walk, two bars crossing (no vertex of
 // either inside the other), a vertex deeper than the margin that only the tree walk measures, and
 // the signed distance to a set's surface that checks deep readings, the reach a spinning body's

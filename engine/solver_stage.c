@@ -6,9 +6,11 @@
 
 #include "contact_solver.h"
 #include "contact_solver_wide.h"
+#include "contact.h"
 #include "core.h"
 #include "integrate.h"
 #include "joint_solver.h"
+#include "world.h"
 
 #include <string.h>
 
@@ -313,6 +315,41 @@ static int group_lanes(const kl_solver_storage* s, int g)
 	return n < KL_WIDE_LANES ? n : KL_WIDE_LANES;
 }
 
+/// The normal of the contact's manifold closest to the vertical: the support relation of the pair,
+/// which all its manifolds' rows share.
+static vec3s support_normal(const kl_contact* contact, vec3s g)
+{
+	vec3s best = contact->manifold.normal;
+	for (int i = 1; i < contact->manifold_count; ++i)
+	{
+		vec3s n = contact->extra[i - 1].normal;
+		if (fabsf(glms_vec3_dot(n, g)) > fabsf(glms_vec3_dot(best, g)))
+		{
+			best = n;
+		}
+	}
+	return best;
+}
+
+
+/// Manifold m of contact k as the solver reads it.
+static kl_contact_source contact_source(const kl_world* world, int k, int m)
+{
+	const kl_contact* contact = &world->contacts[k];
+	kl_contact_source source;
+	source.manifold = m == 0 ? &contact->manifold : &contact->extra[m - 1];
+	source.support_normal = support_normal(contact, world->def.gravity);
+	source.center_a = world->sims[contact->body_a].center;
+	source.center_b = world->sims[contact->body_b].center;
+	source.friction = contact->friction;
+	source.restitution = contact->restitution;
+	source.rolling_resistance = contact->rolling_resistance;
+	source.spin_resistance = contact->spin_resistance;
+	source.contact_index = k;
+	source.manifold_index = m;
+	return source;
+}
+
 static void prepare_constraints_task(int start, int end, int worker, void* context)
 {
 	(void)worker;
@@ -329,13 +366,16 @@ static void prepare_constraints_task(int start, int end, int worker, void* conte
 			if (i < nj)
 			{
 				const int* item = &s->joint_items[4 * i];
-				kl_prepare_joint(c->step, item[0], item[2], item[3], &s->joints[item[1]]);
+				const kl_joint* joint = &c->world->joints[item[0]];
+				kl_joint_source source = {&joint->def, item[0], joint->body_a, joint->body_b, joint->target, &joint->solver};
+				kl_prepare_joint(c->step, &source, item[2], item[3], &s->joints[item[1]]);
 			}
 			else
 			{
 				const int* item = &s->contact_items[4 * (i - nj)];
 				int k = item[0] / KL_MESH_MAX_MANIFOLDS, m = item[0] % KL_MESH_MAX_MANIFOLDS;
-				kl_prepare_contact(c->step, &c->world->contacts[k], k, m, item[2], item[3], &s->contacts[item[1]]);
+				kl_contact_source source = contact_source(c->world, k, m);
+				kl_prepare_contact(c->step, &source, item[2], item[3], &s->contacts[item[1]]);
 			}
 		}
 	}
@@ -527,7 +567,7 @@ static void integrate_velocities_task(int start, int end, int worker, void* cont
 	{
 		int b0, b1;
 		kl_partition_range(c->world->awake_count, c->world->worker_count, part, &b0, &b1);
-		kl_integrate_velocities(c->world, b0, b1, c->step->h);
+		kl_integrate_velocities(c->step, b0, b1);
 	}
 }
 
@@ -541,7 +581,7 @@ static void integrate_positions_task(int start, int end, int worker, void* conte
 	{
 		int b0, b1;
 		kl_partition_range(world->awake_count, world->worker_count, part, &b0, &b1);
-		kl_integrate_positions(world, b0, b1, c->step->h);
+		kl_integrate_positions(c->step, b0, b1);
 		for (int k = b0; k < b1; ++k)
 		{
 			int i = world->awake_bodies[k];
@@ -586,11 +626,13 @@ static void store_impulses_task(int start, int end, int worker, void* context)
 		{
 			if (i < nj)
 			{
-				kl_store_joint_impulses(c->step, &s->joints[i]);
+				kl_joint_constraint* jc = &s->joints[i];
+				kl_store_joint_impulses(c->step, jc, &c->world->joints[jc->joint_slot].solver);
 			}
 			else
 			{
-				kl_store_contact_impulses(c->step, &s->contacts[i - nj]);
+				const kl_contact_constraint* cc = &s->contacts[i - nj];
+				kl_store_contact_impulses(cc, kl_contact_manifold(&c->world->contacts[cc->contact_index], cc->manifold_index));
 			}
 		}
 	}
@@ -600,8 +642,11 @@ static kl_solver_step make_step(kl_world* world, kl_solver_storage* s, float dt,
 {
 	kl_solver_step step;
 	memset(&step, 0, sizeof(step));
-	step.world = world;
+	step.sims = world->sims;
 	step.states = world->states;
+	step.awake_bodies = world->awake_bodies;
+	step.gravity = world->def.gravity;
+	step.max_linear_speed = world->def.max_linear_speed;
 	step.bodies = s->bodies;
 	step.dt = dt;
 	step.substep_count = substeps;

@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "joint_solver.h"
+
 #include <kollide/types.h>
 
 typedef struct kl_world kl_world;
@@ -16,20 +18,8 @@ typedef struct kl_joint
 	int next_joint[2];
 	kl_joint_def def; ///< def.name points at name below; body ids as given
 	char* name;
-	vec3s constraint_force;	 ///< on body b, last step
-	vec3s constraint_torque;
-	// Solver state kept between steps: the accumulated impulses of the last sub-step (warm
-	// starting); their meaning per type is described in solver/joint_solver.h.
-	vec3s linear_impulse;
-	vec3s angular_impulse;
-	float spring_impulse;
-	float motor_impulse;
-	float lower_impulse;
-	float upper_impulse;
-	float cone_impulse;			///< spherical joints' swing limit
-	vec3s motor_angular_impulse; ///< spherical joints' motor
-	float motor_force; ///< N or N·m, last step (target joint: the pulling force's magnitude)
-	vec3s target;	   ///< KL_JOINT_TARGET: the world point body b's anchor is pulled to
+	vec3s target; ///< KL_JOINT_TARGET: the world point body b's anchor is pulled to
+	kl_joint_solver_state solver; ///< impulses kept between steps and the forces of the last one
 } kl_joint;
 
 kl_joint* kl_get_joint(kl_joint_id id, kl_world** world_out);

@@ -5,7 +5,7 @@
 #include "pointshell_build.h"
 #include "pointshell_cuda.h"
 
-#include <kollide/kollide.h>
+#include "gpu.h"
 
 #include <float.h>
 #include <stdatomic.h>

@@ -4,10 +4,8 @@
 // realpath() is POSIX.1-2008 base, but glibc declares it only for X/Open.
 #define _XOPEN_SOURCE 700
 
-#include "body.h"
 #include "core.h"
 #include "scene_json.h"
-#include "world.h"
 
 #include <kollide/kollide.h>
 
@@ -333,10 +331,9 @@ static void save_body(scene_saver* w, cJSON* bodies, kl_body_id id)
 	add_bool(w, o, "bullet", def.is_bullet);
 	add_bool(w, o, "gyroscopic", def.enable_gyroscopic);
 	// Only an override is written: mass computed from the shapes is computed again on load.
-	const kl_body* body = kl_get_body(id, NULL);
-	if (body != NULL && body->custom_mass)
+	if (kl_body_has_custom_mass(id))
 	{
-		save_mass(w, o, body->mass_data);
+		save_mass(w, o, kl_body_get_mass_data(id));
 	}
 	int count = kl_body_get_shapes(id, NULL, 0);
 	kl_shape_id* ids = kl_alloc((size_t)count, sizeof(kl_shape_id));
@@ -551,8 +548,9 @@ static void save_contents(scene_saver* w, cJSON* root, kl_world_id world, const 
 
 char* kl_scene_save_string(kl_world_id world)
 {
-	if (kl_get_world(world) == NULL)
+	if (!kl_world_is_valid(world))
 	{
+		kl_fail(KL_ERR_INVALID_ID, "invalid world id (index1 %u, generation %u)", world.index1, world.generation);
 		return NULL;
 	}
 	scene_saver w = {0};

@@ -1,6 +1,6 @@
 // Kollide internal — ray casts against one shape in its own frame: sphere, capsule, box, hull,
 // plane and triangle mesh. Pure geometry: no world, no allocation. kl_world_cast_ray
-// (engine/src/world_query.c) moves the ray into each shape's frame and the result back out.
+// (engine/world_query.c) moves the ray into each shape's frame and the result back out.
 // SPDX-License-Identifier: MIT
 #pragma once
 

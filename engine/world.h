@@ -95,7 +95,7 @@ typedef struct kl_world
 	int shape_contact_slots;
 	bool shape_contact_index_valid;
 
-	/// The constraint solver's per-step storage (solver/solver_stage.c).
+	/// The constraint solver's per-step storage (engine/solver_stage.c).
 	struct kl_solver_storage* solver;
 
 	kl_thread_pool* pool;

@@ -106,6 +106,12 @@ kl_mass_data kl_body_get_mass_data(kl_body_id id)
 	return body != NULL ? body->mass_data : (kl_mass_data){0};
 }
 
+bool kl_body_has_custom_mass(kl_body_id id)
+{
+	kl_body* body = kl_get_body(id, NULL);
+	return body != NULL && body->custom_mass;
+}
+
 static bool inertia_is_valid(mat3s inertia)
 {
 	for (int c = 0; c < 3; ++c)

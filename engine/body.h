@@ -1,7 +1,9 @@
 // Kollide internal — bodies. Cold data in kl_body; the hot per-step data in kl_body_sim and
-// kl_body_state, all three indexed by the body's slot.
+// kl_body_state (solver/body_state.h), all three indexed by the body's slot.
 // SPDX-License-Identifier: MIT
 #pragma once
+
+#include "body_state.h"
 
 #include <kollide/types.h>
 
@@ -35,43 +37,6 @@ typedef struct kl_body
 	kl_mass_data mass_data; ///< body frame
 	kl_principal_inertia principal;
 } kl_body;
-
-enum kl_body_sim_flags
-{
-	KL_SIM_MOVABLE = 1 << 0,	///< kinematic or dynamic
-	KL_SIM_DYNAMIC = 1 << 1,
-	KL_SIM_GYROSCOPIC = 1 << 2,
-	KL_SIM_FIXED_ROTATION = 1 << 3,
-	KL_SIM_AWAKE = 1 << 4,
-	KL_SIM_ISOTROPIC = 1 << 5, ///< equal principal moments: no gyroscopic term
-};
-
-typedef struct kl_body_sim
-{
-	kl_transform transform;	 ///< body origin
-	kl_transform transform0; ///< at the start of the last step (interpolation)
-	vec3s center;			 ///< world centre of mass
-	vec3s local_center;
-	vec3s force;  ///< accumulated, world
-	vec3s torque; ///< accumulated, world
-	/// Gyroscopic bodies: the pose update rotates by the end-of-step angular velocity plus this
-	/// offset, which brings it to the midpoint velocity of the implicit midpoint rule (world frame).
-	vec3s rotation_offset;
-	mat3s inertia_local;	 ///< about the centre, body frame
-	mat3s inv_inertia_local; ///< zero for fixed rotation or non-dynamic bodies
-	float mass;
-	float inv_mass;
-	float linear_damping;
-	float angular_damping;
-	float gravity_scale;
-	uint32_t flags;
-} kl_body_sim;
-
-typedef struct kl_body_state
-{
-	vec3s linear_velocity;  ///< of the centre of mass
-	vec3s angular_velocity; ///< world frame
-} kl_body_state;
 
 /// Looks up a live body; records KL_ERR_INVALID_ID and returns NULL for null/stale/foreign ids.
 kl_body* kl_get_body(kl_body_id id, kl_world** world_out);

@@ -7,10 +7,6 @@
 
 KL_C_BEGIN
 
-/// Limits the loaders enforce before allocating, so that absurd counts fail cleanly.
-#define KL_MESH_MAX_VERTICES (1 << 24)
-#define KL_MESH_MAX_TRIANGLES (1 << 25)
-
 /// A triangle soup as read from a file (owned arrays; free with kl_mesh_data_free).
 typedef struct kl_mesh_data
 {

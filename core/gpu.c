@@ -3,8 +3,6 @@
 // SPDX-License-Identifier: MIT
 #include "gpu.h"
 
-#include <kollide/kollide.h>
-
 #include <pthread.h>
 #include <stdio.h>
 

@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include <stdbool.h>
+#include <kollide/base.h>
 
 /// Prints one line to stderr the first time a world asks for the GPU and none can serve it.
 void kl_gpu_notice_once(void);

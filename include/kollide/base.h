@@ -57,4 +57,12 @@ KL_API const char* kl_result_name(kl_result result);
 /// "0.1.0"
 KL_API const char* kl_version_string(void);
 
+// ---------------------------------------------------------------------------------------------
+// GPU backend
+
+/// True if this build has CUDA and a device answered. The first call probes.
+KL_API bool kl_gpu_available(void);
+/// One line describing the device or why there is none.
+KL_API const char* kl_gpu_describe(void);
+
 KL_C_END

@@ -310,13 +310,13 @@ kl_body_id kl_joint_get_body_b(kl_joint_id id)
 vec3s kl_joint_get_constraint_force(kl_joint_id id)
 {
 	kl_joint* joint = kl_get_joint(id, NULL);
-	return joint != NULL ? joint->constraint_force : glms_vec3_zero();
+	return joint != NULL ? joint->solver.constraint_force : glms_vec3_zero();
 }
 
 vec3s kl_joint_get_constraint_torque(kl_joint_id id)
 {
 	kl_joint* joint = kl_get_joint(id, NULL);
-	return joint != NULL ? joint->constraint_torque : glms_vec3_zero();
+	return joint != NULL ? joint->solver.constraint_torque : glms_vec3_zero();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -373,8 +373,8 @@ kl_result kl_joint_enable_motor(kl_joint_id id, bool enable)
 	}
 	if (joint->def.enable_motor != enable)
 	{
-		joint->motor_impulse = 0.0f;
-		joint->motor_angular_impulse = glms_vec3_zero();
+		joint->solver.motor_impulse = 0.0f;
+		joint->solver.motor_angular_impulse = glms_vec3_zero();
 	}
 	joint->def.enable_motor = enable;
 	return end_change(world, joint);
@@ -450,9 +450,9 @@ kl_result kl_joint_enable_limit(kl_joint_id id, bool enable)
 	}
 	if (joint->def.enable_limit != enable)
 	{
-		joint->lower_impulse = 0.0f;
-		joint->upper_impulse = 0.0f;
-		joint->cone_impulse = 0.0f;
+		joint->solver.lower_impulse = 0.0f;
+		joint->solver.upper_impulse = 0.0f;
+		joint->solver.cone_impulse = 0.0f;
 	}
 	joint->def.enable_limit = enable;
 	return end_change(world, joint);
@@ -478,8 +478,8 @@ kl_result kl_joint_set_limits(kl_joint_id id, float lower, float upper)
 	}
 	joint->def.lower = lower;
 	joint->def.upper = upper;
-	joint->lower_impulse = 0.0f;
-	joint->upper_impulse = 0.0f;
+	joint->solver.lower_impulse = 0.0f;
+	joint->solver.upper_impulse = 0.0f;
 	return end_change(world, joint);
 }
 
@@ -496,7 +496,7 @@ kl_result kl_joint_set_cone_angle(kl_joint_id id, float angle)
 		return kl_last_error_code(); // set by begin_change
 	}
 	joint->def.cone_angle = angle;
-	joint->cone_impulse = 0.0f;
+	joint->solver.cone_impulse = 0.0f;
 	return end_change(world, joint);
 }
 
@@ -511,11 +511,11 @@ kl_result kl_joint_enable_spring(kl_joint_id id, bool enable)
 	}
 	if (joint->def.enable_spring != enable)
 	{
-		joint->spring_impulse = 0.0f;
-		joint->linear_impulse = glms_vec3_zero(); // distance: the rigid row comes and goes with the spring
+		joint->solver.spring_impulse = 0.0f;
+		joint->solver.linear_impulse = glms_vec3_zero(); // distance: the rigid row comes and goes with the spring
 		if (joint->def.type == KL_JOINT_SPHERICAL)
 		{
-			joint->angular_impulse = glms_vec3_zero(); // the spherical spring's rows
+			joint->solver.angular_impulse = glms_vec3_zero(); // the spherical spring's rows
 		}
 	}
 	joint->def.enable_spring = enable;
@@ -539,7 +539,7 @@ kl_result kl_joint_set_spring(kl_joint_id id, float hertz, float damping_ratio)
 	joint->def.spring_damping_ratio = damping_ratio;
 	if (hertz == 0.0f && joint->def.type == KL_JOINT_SPHERICAL)
 	{
-		joint->angular_impulse = glms_vec3_zero(); // the spring's rows are off
+		joint->solver.angular_impulse = glms_vec3_zero(); // the spring's rows are off
 	}
 	return end_change(world, joint);
 }
@@ -589,7 +589,7 @@ vec3s kl_joint_get_target(kl_joint_id id)
 float kl_joint_get_motor_force(kl_joint_id id)
 {
 	kl_joint* joint = kl_get_joint(id, NULL);
-	return joint != NULL ? joint->motor_force : 0.0f;
+	return joint != NULL ? joint->solver.motor_force : 0.0f;
 }
 
 // ---------------------------------------------------------------------------------------------

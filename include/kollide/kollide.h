@@ -132,6 +132,8 @@ KL_API kl_mass_data kl_body_get_mass_data(kl_body_id body);
 KL_API kl_result kl_body_set_mass_data(kl_body_id body, kl_mass_data mass_data);
 /// Recomputes the mass properties from the shapes.
 KL_API kl_result kl_body_apply_mass_from_shapes(kl_body_id body);
+/// True while the mass properties are an override from kl_body_set_mass_data (false for a stale id).
+KL_API bool kl_body_has_custom_mass(kl_body_id body);
 KL_API kl_principal_inertia kl_body_get_principal_inertia(kl_body_id body);
 /// Kinetic energy (J) and angular momentum about the centre of mass (world frame).
 KL_API float kl_body_get_kinetic_energy(kl_body_id body);
@@ -273,13 +275,5 @@ KL_API float kl_joint_get_swing_angle(kl_joint_id joint);
 KL_API float kl_joint_get_translation(kl_joint_id joint);
 /// The rate of the joint coordinate: rad/s (revolute), m/s (prismatic, distance).
 KL_API float kl_joint_get_speed(kl_joint_id joint);
-
-// ---------------------------------------------------------------------------------------------
-// GPU backend
-
-/// True if this build has CUDA and a device answered. The first call probes.
-KL_API bool kl_gpu_available(void);
-/// One line describing the device or why there is none.
-KL_API const char* kl_gpu_describe(void);
 
 KL_C_END

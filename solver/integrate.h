@@ -3,12 +3,12 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "world.h"
+#include "solver.h"
 
-/// Sub-step of h seconds for the velocities of the dynamic bodies in awake_bodies[begin, end).
-void kl_integrate_velocities(kl_world* world, int begin, int end, float h);
-/// Sub-step of h seconds for the poses of the bodies in awake_bodies[begin, end).
-void kl_integrate_positions(kl_world* world, int begin, int end, float h);
+/// Sub-step of step->h seconds for the velocities of the dynamic bodies in awake_bodies[begin, end).
+void kl_integrate_velocities(const kl_solver_step* step, int begin, int end);
+/// Sub-step of step->h seconds for the poses of the bodies in awake_bodies[begin, end).
+void kl_integrate_positions(const kl_solver_step* step, int begin, int end);
 /// Stops a body whose velocities overflowed (non-finite, or a spin whose square is): a solve on
 /// joints of absurd inertia ratios must not turn its pose or the caller's reads into NaN. Also
 /// holds the linear speed to max_speed, which the solve's result may exceed.

@@ -1,12 +1,12 @@
-// Kollide internal — the mesh collision model behind kl_mesh: welded, cleaned triangles, topology
-// report and the volume integrals that give exact mass properties at any per-axis scale. The
-// builder runs in stages: welding and cleaning (mesh_weld.c), topology (mesh_topology.c) and mass
-// (mesh_mass.c), driven by kl_mesh_build (mesh.c).
+// Kollide internal — the mesh behind kl_mesh: welded, cleaned triangles, topology report, adjacency
+// and the volume integrals that give exact mass properties at any per-axis scale. The geometric
+// stages are welding and cleaning (mesh_weld.c), topology (mesh_topology.c), mass (mesh_mass.c) and
+// adjacency (mesh.c); kl_mesh_build (narrowphase/mesh/mesh_model.c) runs them and then builds the
+// narrowphase's representations, which this layer only points to.
 // SPDX-License-Identifier: MIT
 #pragma once
 
 #include "core.h"
-#include "bvh.h"
 #include "mass_integrals.h"
 
 #include <kollide/geometry.h>
@@ -38,25 +38,36 @@ struct kl_mesh
 	/// when info.mass_source says so); kl_mesh_mass scales them per axis.
 	kl_volume_integrals integrals;
 
-	/// The SIMD k-DOP BVH of the triangles (narrowphase/bvh.h), built by kl_mesh_build.
+	/// The SIMD k-DOP BVH of the triangles (narrowphase/bvh/bvh.h), built by kl_mesh_build.
 	struct kl_bvh* bvh;
 	/// 3 per triangle: the vertex across each edge, -1 where no one neighbour is trusted
-	/// (narrowphase/tri_adjacency.h). Mesh contacts read edge convexity from it.
+	/// (tri_adjacency.h). Mesh contacts read edge convexity from it.
 	int32_t* opposite;
 	/// Per vertex: the angle-weighted pseudo-normal (tri_adjacency.h), the inside test of the
 	/// vertex contacts.
 	vec3s* vertex_normals;
 	float* vertex_cone_cos; ///< per vertex, the cosine of its normal cone's half-angle
-	/// Conglomerates with point shells and octrees (narrowphase/pointshell.h), built by
+	/// Conglomerates with point shells and octrees (narrowphase/pointshell/pointshell.h), built by
 	/// kl_mesh_build: the point-shell backend's model.
 	struct kl_pointshell* pointshell;
-
-	// Later stages add their representations here, each built once by kl_mesh_build and freed by
-	// the last release: inner sphere trees.
 };
 
 // ---------------------------------------------------------------------------------------------
-// Builder stages, in the order kl_mesh_build runs them. Each returns KL_OK or why it stopped;
+// The build's geometric part, run by kl_mesh_build before the narrowphase's stages.
+
+/// Checks a def's counts, tolerances and finite values (kl_fail says what is wrong).
+kl_result kl_mesh_validate_def(const kl_mesh_def* def);
+/// Reports progress of a stage; false when the callback asked to stop (the failure is recorded).
+bool kl_mesh_report(const kl_mesh_def* def, const char* stage, float fraction);
+/// Welding, cleaning, topology and mass, with their progress reports.
+kl_result kl_mesh_build_geometry(const kl_mesh_def* def, kl_mesh* mesh, int32_t* remap);
+/// The triangles' opposite vertices and the vertices' pseudo-normals and normal cones.
+kl_result kl_mesh_build_adjacency(kl_mesh* mesh);
+/// Frees what the geometric stages allocated (not the mesh itself).
+void kl_mesh_free_geometry(kl_mesh* mesh);
+
+// ---------------------------------------------------------------------------------------------
+// Geometric stages, in the order kl_mesh_build_geometry runs them. Each returns KL_OK or why it stopped;
 // a stage that fails leaves the mesh for kl_mesh_build to free.
 
 /// Reports a long loop's progress every so many iterations (mesh.c). False when the progress

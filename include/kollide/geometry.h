@@ -75,6 +75,11 @@ KL_API kl_result kl_compute_polyhedron_mass(const vec3s* vertices, const int32_t
 /// Progress of a long build: stage name and fraction in [0, 1]. Return false to cancel the build.
 typedef bool kl_progress_fn(const char* stage, float fraction, void* context);
 
+/// Limits of a mesh's counts, enforced by the mesh build and by the loaders before they allocate,
+/// so that absurd counts fail cleanly.
+#define KL_MESH_MAX_VERTICES (1 << 24)
+#define KL_MESH_MAX_TRIANGLES (1 << 25)
+
 /// A triangle soup to build a mesh collision model from. Indices: 3 per triangle.
 typedef struct kl_mesh_def
 {

@@ -117,19 +117,20 @@ static void integrate_angular(kl_body_sim* sim, kl_body_state* state, float h)
 	state->angular_velocity = glms_vec3_scale(w, 1.0f / (1.0f + h * sim->angular_damping));
 }
 
-void kl_integrate_velocities(kl_world* world, int begin, int end, float h)
+void kl_integrate_velocities(const kl_solver_step* step, int begin, int end)
 {
-	vec3s gravity = world->def.gravity;
-	float max_speed = world->def.max_linear_speed;
+	vec3s gravity = step->gravity;
+	float max_speed = step->max_linear_speed;
+	float h = step->h;
 	for (int k = begin; k < end; ++k)
 	{
-		int i = world->awake_bodies[k];
-		kl_body_sim* sim = &world->sims[i];
+		int i = step->awake_bodies[k];
+		kl_body_sim* sim = &step->sims[i];
 		if ((sim->flags & KL_SIM_DYNAMIC) == 0)
 		{
 			continue;
 		}
-		kl_body_state* state = &world->states[i];
+		kl_body_state* state = &step->states[i];
 		vec3s accel = glms_vec3_add(glms_vec3_scale(gravity, sim->gravity_scale), glms_vec3_scale(sim->force, sim->inv_mass));
 		vec3s v = glms_vec3_add(state->linear_velocity, glms_vec3_scale(accel, h));
 		v = glms_vec3_scale(v, 1.0f / (1.0f + h * sim->linear_damping));
@@ -191,14 +192,15 @@ void kl_limit_body_state(kl_body_state* state, float max_speed)
 	}
 }
 
-void kl_integrate_positions(kl_world* world, int begin, int end, float h)
+void kl_integrate_positions(const kl_solver_step* step, int begin, int end)
 {
-	float max_speed = world->def.max_linear_speed;
+	float max_speed = step->max_linear_speed;
+	float h = step->h;
 	for (int k = begin; k < end; ++k)
 	{
-		int i = world->awake_bodies[k];
-		kl_body_sim* sim = &world->sims[i];
-		kl_body_state* state = &world->states[i];
+		int i = step->awake_bodies[k];
+		kl_body_sim* sim = &step->sims[i];
+		kl_body_state* state = &step->states[i];
 		if ((sim->flags & KL_SIM_DYNAMIC) != 0)
 		{
 			kl_limit_body_state(state, max_speed); // kinematic bodies move as they are told
