@@ -1,7 +1,11 @@
-# Installs headers, the library, a CMake package (find_package(kollide) -> kollide::kollide) and kollide.pc.
+# Installs headers, the libraries, a CMake package (find_package(kollide) -> kollide::kollide, the
+# shared library, and kollide::kollide_static) and kollide.pc.
 include(CMakePackageConfigHelpers)
 
 set(KL_INSTALL_TARGETS kollide kollide_api)
+if(TARGET kollide_shared)
+  list(APPEND KL_INSTALL_TARGETS kollide_shared)
+endif()
 if(TARGET kollide_cuda)
   list(APPEND KL_INSTALL_TARGETS kollide_cuda)
 endif()
@@ -20,10 +24,11 @@ write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/kollideConfigVersio
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/kollideConfig.cmake ${CMAKE_CURRENT_BINARY_DIR}/kollideConfigVersion.cmake
   DESTINATION ${KL_CMAKE_DIR})
 
-set(KL_PC_LIBS_PRIVATE "-lm -pthread")
+set(KL_PC_LIBS_PRIVATE "-pthread")
 if(KOLLIDE_HAVE_CUDA)
   set(KL_PC_LIBS_PRIVATE "-lkollide_cuda -L${CUDAToolkit_LIBRARY_DIR} -lcudart_static -ldl -lrt -lstdc++ ${KL_PC_LIBS_PRIVATE}")
 endif()
+# Libs.private is what a static link (pkg-config --static) adds; the shared library needs none of it.
 # Relocatable: the prefix is found from the .pc file's own directory.
 file(RELATIVE_PATH KL_PC_TO_PREFIX "/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/")
 configure_file(cmake/kollide.pc.in ${CMAKE_CURRENT_BINARY_DIR}/kollide.pc @ONLY)

@@ -56,14 +56,20 @@ function(kl_add_layer name)
   set_property(GLOBAL APPEND PROPERTY KOLLIDE_LAYERS kollide_${name})
 endfunction()
 
-# The library: every layer's objects (plus the CUDA glue where it is built).
-function(kl_add_library)
+# A library made of every layer's objects, with the CUDA glue where it is built.
+function(kl_add_library target)
   get_property(layers GLOBAL PROPERTY KOLLIDE_LAYERS)
   set(objects)
   foreach(layer ${layers})
     list(APPEND objects $<TARGET_OBJECTS:${layer}>)
   endforeach()
-  target_sources(kollide PRIVATE ${objects})
+  target_sources(${target} PRIVATE ${objects})
+  set_target_properties(${target} PROPERTIES C_VISIBILITY_PRESET hidden)
+  target_link_libraries(${target} PUBLIC kollide_api PRIVATE PkgConfig::CJSON Threads::Threads)
+  if(TARGET kollide_cuda)
+    # nvcc's objects need the C++ runtime; named here so that C programs link the static library.
+    target_link_libraries(${target} PRIVATE kollide_cuda stdc++)
+  endif()
 endfunction()
 
 # Tests and micro-benchmarks that drive internal modules directly: every layer's headers, not linked

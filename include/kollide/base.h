@@ -6,7 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#if defined(KOLLIDE_SHARED) && defined(__GNUC__)
+// The library is compiled with hidden visibility; the API is what libkollide.so exports.
+#if defined(__GNUC__)
 #define KL_API __attribute__((visibility("default")))
 #else
 #define KL_API
