@@ -62,6 +62,26 @@ typedef struct kl_ray_hit
 /// `filter` (category/mask as for pairs; sensors are skipped) and returns the closest hit.
 /// Rays starting inside a solid report no hit for it. False when nothing is hit or on bad input.
 KL_API bool kl_world_cast_ray(kl_world_id world, vec3s origin, vec3s translation, kl_filter filter, kl_ray_hit* hit);
+
+// World queries with callbacks (docs/queries.md), as Box3D's b3World_CastRay and friends. Every
+// query visits the shapes whose filter accepts `filter` (category and mask both ways, as for
+// pairs; group indices play no part; sensors are skipped), in shape creation-slot order, not by
+// distance, on the calling thread. A callback must not create, destroy or move anything in the
+// world; it may run other queries. Queries fail (calling nothing) with KL_ERR_INVALID_ID for a bad
+// world, KL_ERR_LOCKED inside kl_world_step (from a pre-solve or custom filter callback), and
+// KL_ERR_INVALID_ARGUMENT for a NULL callback, non-finite input or an unusable proxy.
+
+/// The value a cast callback returns steers the query, as Box3D's b3CastResultFcn: -1 ignores this
+/// shape and goes on, 0 stops the query, a fraction clips the cast there (later hits lie at most
+/// that far), 1 goes on without clipping. Return the fraction to end with the closest hit, 1 to
+/// see them all. point (world) lies on the hit shape's surface; normal (world, unit) is that
+/// surface's, facing against the cast; fraction is along the translation, in [0, 1].
+typedef float kl_cast_result_fn(kl_shape_id shape, vec3s point, vec3s normal, float fraction, void* context);
+
+/// Calls fcn for every shape the segment origin → origin + translation enters within the current
+/// clip. A segment starting inside a solid reports nothing for it (as kl_world_cast_ray).
+KL_API kl_result kl_world_cast_ray_all(kl_world_id world, vec3s origin, vec3s translation, kl_filter filter,
+									   kl_cast_result_fn* fcn, void* context);
 /// Finds a body by name (first match in slot order), or the null id.
 KL_API kl_body_id kl_world_find_body(kl_world_id world, const char* name);
 
