@@ -18,7 +18,7 @@
 #include <string.h>
 
 /// The narrowphase view of a shape, or false for shapes without a convex pair function (meshes).
-static bool shape_collider(const kl_shape* shape, kl_collider* c)
+bool kl_shape_collider(const kl_shape* shape, kl_collider* c)
 {
 	c->type = shape->type;
 	switch (shape->type)
@@ -235,7 +235,7 @@ static void init_contact(kl_world* world, kl_contact* c, int shape_a, int shape_
 	{
 		c->flags |= mesh_pair_supported(world, a, b) ? KL_CONTACT_MESH : KL_CONTACT_UNSUPPORTED;
 	}
-	else if (!shape_collider(a, &unused) || !shape_collider(b, &unused))
+	else if (!kl_shape_collider(a, &unused) || !kl_shape_collider(b, &unused))
 	{
 		c->flags |= KL_CONTACT_UNSUPPORTED;
 	}
@@ -516,8 +516,8 @@ static void update_contact(const kl_world* world, kl_contact* c, float dt, kl_me
 		const kl_shape* a = &world->shapes[c->shape_a];
 		const kl_shape* b = &world->shapes[c->shape_b];
 		kl_collider ca, cb;
-		shape_collider(a, &ca);
-		shape_collider(b, &cb);
+		kl_shape_collider(a, &ca);
+		kl_shape_collider(b, &cb);
 		kl_manifold m;
 		float speculative = (flags & KL_CONTACT_SENSOR) ? 0.0f : kl_contact_speculative_distance(world, c, dt);
 		kl_collide(&ca, shape_transform(world, a), &cb, shape_transform(world, b), speculative, &c->cache, &m);

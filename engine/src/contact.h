@@ -50,6 +50,9 @@ struct kl_shape;
 struct kl_triangle_set;
 struct kl_mesh_candidates;
 
+/// The narrowphase view of a shape in its own frame (a sphere, capsule, box, hull or plane); false for
+/// meshes, which have no convex pair function.
+bool kl_shape_collider(const struct kl_shape* shape, kl_collider* c);
 /// A mesh shape (or a convex shape as its triangles) as a placed triangle set; false when it has none.
 bool kl_shape_triangle_set(const kl_world* world, const struct kl_shape* shape, struct kl_triangle_set* set);
 /// Whether the body in this slot is awake (its contacts are updated this step).
