@@ -497,6 +497,7 @@ static bool update_mesh_contact(const kl_world* world, kl_contact* c, float dt, 
 		return overlap;
 	}
 	keep_mesh_impulses(c, fresh, n);
+	kl_contact_approach(world, c, fresh, n);
 	mix_materials(world, c);
 	c->manifold_count = store_manifolds(c, fresh, n);
 	return c->manifold_count > 0;
@@ -528,6 +529,7 @@ static void update_contact(const kl_world* world, kl_contact* c, float dt, kl_me
 		else
 		{
 			kl_manifold_keep_impulses(&c->manifold, &m);
+			kl_contact_approach(world, c, &m, 1);
 			mix_materials(world, c);
 		}
 		c->manifold = m;

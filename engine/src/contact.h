@@ -85,6 +85,11 @@ void kl_pointshell_prepass_free(kl_world* world);
 /// False when it ran out of memory before the contacts were found (they stay last step's): the
 /// step must not move the bodies then, or a body meeting a floor passes through it.
 bool kl_step_narrowphase(kl_world* world, float dt);
+/// Writes each manifold point's normal_velocity from the bodies' velocities, when either shape has
+/// hit events (contact_callbacks.c).
+void kl_contact_approach(const kl_world* world, const kl_contact* c, kl_manifold* manifolds, int count);
+/// Appends the hit events of the contacts the solver just ran (contact_callbacks.c).
+void kl_contact_hit_events(kl_world* world);
 /// Drops every contact of the shape (shape destroyed or its proxy removed), through the contacts'
 /// index by shape (contact_index.c).
 void kl_destroy_shape_contacts(kl_world* world, int shape_slot);

@@ -59,6 +59,9 @@ typedef struct kl_world
 	kl_contact_end_event* contact_end_events;
 	int contact_end_count;
 	int contact_end_capacity;
+	kl_contact_hit_event* contact_hit_events;
+	int contact_hit_count;
+	int contact_hit_capacity;
 	kl_sensor_event* sensor_begin_events;
 	int sensor_begin_count;
 	int sensor_begin_capacity;

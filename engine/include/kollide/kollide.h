@@ -39,9 +39,12 @@ KL_API int kl_world_get_worker_count(kl_world_id world);
 KL_API kl_profile kl_world_get_profile(kl_world_id world);
 KL_API kl_counters kl_world_get_counters(kl_world_id world);
 KL_API kl_body_events kl_world_get_body_events(kl_world_id world);
+/// Begin, end and hit events of the last step (types.h), valid until the next step.
 KL_API kl_contact_events kl_world_get_contact_events(kl_world_id world);
 KL_API kl_sensor_events kl_world_get_sensor_events(kl_world_id world);
 KL_API void kl_world_draw(kl_world_id world, const kl_debug_draw* draw);
+/// kl_world_def.hit_event_threshold from the next step on: finite and >= 0 (m/s).
+KL_API kl_result kl_world_set_hit_event_threshold(kl_world_id world, float threshold);
 
 /// Body ids in creation-slot order; returns the total count (writes at most capacity).
 KL_API int kl_world_get_bodies(kl_world_id world, kl_body_id* bodies, int capacity);

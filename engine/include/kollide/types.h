@@ -45,6 +45,9 @@ typedef struct kl_world_def
 	float joint_damping_ratio;
 	/// Relative speed below which collisions do not bounce (m/s).
 	float restitution_threshold;
+	/// Approach speed above which a contact of a shape with enable_hit_events reports a hit event
+	/// (m/s, default 1).
+	float hit_event_threshold;
 	kl_friction_fn* friction_callback;		 ///< NULL: geometric mean
 	kl_restitution_fn* restitution_callback; ///< NULL: maximum
 	/// Speed limit for any body (m/s); keeps a runaway body from overflowing.
@@ -153,6 +156,8 @@ typedef struct kl_shape_def
 	bool is_sensor;
 	bool enable_contact_events;
 	bool enable_sensor_events;
+	/// Hit events (kl_contact_events.hit_events) for this shape's contacts; off by default.
+	bool enable_hit_events;
 	kl_mesh_backend mesh_backend; ///< mesh shapes only (others keep the BVH); an unknown value is refused
 	const char* name; ///< copied; may be NULL
 	void* user_data;
@@ -252,12 +257,30 @@ typedef struct kl_contact_end_event
 	kl_shape_id shape_b;
 } kl_contact_end_event;
 
+/// A contact that the solver pushed apart while its shapes approached faster than the world's
+/// hit_event_threshold (either shape with enable_hit_events), as Box3D's b3ContactHitEvent: at
+/// most one per contact and step (per collision pass with kl_world_def.max_collision_travel), at
+/// its fastest-approaching point that the solver pushed. A landing, not a resting contact; sensors
+/// and contacts between sleeping bodies make none.
+typedef struct kl_contact_hit_event
+{
+	kl_shape_id shape_a;
+	kl_shape_id shape_b;
+	vec3s point;		  ///< world: midway between the surfaces as the step began (they may not touch yet)
+	vec3s normal;		  ///< from a to b
+	/// m/s, above the threshold: the closing speed along the normal at that point as the step began
+	/// (the bodies' relative velocity there, before this step's gravity and contacts).
+	float approach_speed;
+} kl_contact_hit_event;
+
 typedef struct kl_contact_events
 {
 	const kl_contact_begin_event* begin_events;
 	int begin_count;
 	const kl_contact_end_event* end_events;
 	int end_count;
+	const kl_contact_hit_event* hit_events;
+	int hit_count;
 } kl_contact_events;
 
 /// A touching contact as the API reports it (kl_body_get_contact_data).
