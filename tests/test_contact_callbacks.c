@@ -1,6 +1,7 @@
 // Kollide tests — the step's hooks as Box3D has them: hit events (their approach speed against the
-// bodies' relative normal velocity as the step began, the threshold, the per-shape switch), and
-// their bad input.
+// bodies' relative normal velocity as the step began, the threshold, the per-shape switch), the
+// pre-solve callback and the custom pair filter (each able to drop a box through the ground, each
+// only for shapes that ask, on the threads the docs name), and their bad input.
 // SPDX-License-Identifier: MIT
 #include "kl_test.h"
 
@@ -9,6 +10,8 @@
 
 #include <kollide/kollide.h>
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <string.h>
 
 typedef struct rng
@@ -293,6 +296,229 @@ static void test_hit_events_landing(void** state)
 }
 
 // ---------------------------------------------------------------------------------------------
+// Pre-solve and custom filter: a box over the ground
+
+typedef struct hook_log
+{
+	atomic_int calls;
+	atomic_int off_main_thread;
+	pthread_t main_thread;
+	bool answer;
+	kl_shape_id refuse_a; ///< when non-null, only this pair is refused (answer ignored)
+	kl_shape_id refuse_b;
+	atomic_int bad_args;
+} hook_log;
+
+static bool decide(hook_log* log, kl_shape_id a, kl_shape_id b)
+{
+	atomic_fetch_add(&log->calls, 1);
+	if (!pthread_equal(pthread_self(), log->main_thread))
+	{
+		atomic_fetch_add(&log->off_main_thread, 1);
+	}
+	if (!kl_shape_is_valid(a) || !kl_shape_is_valid(b))
+	{
+		atomic_fetch_add(&log->bad_args, 1);
+	}
+	if (KL_IS_NON_NULL(log->refuse_a))
+	{
+		bool pair = (KL_ID_EQUALS(a, log->refuse_a) && KL_ID_EQUALS(b, log->refuse_b)) ||
+					(KL_ID_EQUALS(a, log->refuse_b) && KL_ID_EQUALS(b, log->refuse_a));
+		return !pair;
+	}
+	return log->answer;
+}
+
+static bool pre_solve(kl_shape_id a, kl_shape_id b, vec3s point, vec3s normal, void* context)
+{
+	hook_log* log = context;
+	if (!isfinite(point.x) || !isfinite(point.y) || !isfinite(point.z) || fabsf(glms_vec3_norm(normal) - 1.0f) > 1.0e-4f)
+	{
+		atomic_fetch_add(&log->bad_args, 1);
+	}
+	return decide(log, a, b);
+}
+
+static bool custom_filter(kl_shape_id a, kl_shape_id b, void* context)
+{
+	return decide(context, a, b);
+}
+
+typedef enum hook_kind
+{
+	HOOK_PRE_SOLVE,
+	HOOK_CUSTOM_FILTER,
+} hook_kind;
+
+typedef struct drop_result
+{
+	float z_asked;	   ///< final height of the box whose shape asks for the hook
+	float z_not_asked; ///< of the box whose shape does not
+	int begin_events_asked;
+} drop_result;
+
+/// Two boxes fall 0.5 m onto a static ground box for 2 s; only the first one's shape enables the hook.
+static drop_result drop_boxes(hook_kind kind, hook_log* log)
+{
+	kl_world_id world = make_world(kl_vec3(0.0f, 0.0f, -10.0f), 1);
+	log->main_thread = pthread_self();
+	if (kind == HOOK_PRE_SOLVE)
+	{
+		assert_int_equal(kl_world_set_pre_solve_callback(world, pre_solve, log), KL_OK);
+	}
+	else
+	{
+		assert_int_equal(kl_world_set_custom_filter_callback(world, custom_filter, log), KL_OK);
+	}
+	kl_body_id ground = make_body(world, KL_BODY_STATIC, kl_vec3(0.0f, 0.0f, -0.5f), glms_vec3_zero(), glms_vec3_zero());
+	kl_shape_def sd = kl_default_shape_def();
+	kl_shape_id ground_shape = kl_create_box_shape(ground, &sd, kl_vec3(10.0f, 10.0f, 0.5f));
+	kl_body_id asked = make_body(world, KL_BODY_DYNAMIC, kl_vec3(-2.0f, 0.0f, 1.0f), glms_vec3_zero(), glms_vec3_zero());
+	kl_body_id not_asked = make_body(world, KL_BODY_DYNAMIC, kl_vec3(2.0f, 0.0f, 1.0f), glms_vec3_zero(), glms_vec3_zero());
+	kl_shape_def plain = kl_default_shape_def();
+	sd.enable_pre_solve_events = kind == HOOK_PRE_SOLVE;
+	sd.enable_custom_filtering = kind == HOOK_CUSTOM_FILTER;
+	kl_shape_id asked_shape = kl_create_box_shape(asked, &sd, kl_vec3(0.5f, 0.5f, 0.5f));
+	assert_true(KL_IS_NON_NULL(kl_create_box_shape(not_asked, &plain, kl_vec3(0.5f, 0.5f, 0.5f))));
+	assert_int_equal(kl_shape_get_def(asked_shape).enable_pre_solve_events, kind == HOOK_PRE_SOLVE);
+	assert_int_equal(kl_shape_get_def(asked_shape).enable_custom_filtering, kind == HOOK_CUSTOM_FILTER);
+	if (KL_IS_NON_NULL(log->refuse_a))
+	{
+		log->refuse_a = asked_shape;
+		log->refuse_b = ground_shape;
+	}
+	drop_result result = {0};
+	for (int step = 0; step < 120; ++step)
+	{
+		assert_int_equal(kl_world_step(world, 1.0f / 60.0f, 4), KL_OK);
+		kl_contact_events ev = kl_world_get_contact_events(world);
+		for (int k = 0; k < ev.begin_count; ++k)
+		{
+			result.begin_events_asked += KL_ID_EQUALS(ev.begin_events[k].shape_a, asked_shape) ||
+										 KL_ID_EQUALS(ev.begin_events[k].shape_b, asked_shape);
+		}
+	}
+	result.z_asked = kl_body_get_position(asked).z;
+	result.z_not_asked = kl_body_get_position(not_asked).z;
+	kl_destroy_world(world);
+	return result;
+}
+
+static void test_pre_solve_drops_box_through_ground(void** state)
+{
+	(void)state;
+	// Refusing every manifold: the box that asks falls through; the other one lands.
+	hook_log refuse = {.answer = false};
+	drop_result r = drop_boxes(HOOK_PRE_SOLVE, &refuse);
+	assert_true(r.z_asked < -5.0f);
+	assert_near(r.z_not_asked, 0.5f, 0.02f);
+	assert_int_equal(r.begin_events_asked, 0);
+	assert_true(atomic_load(&refuse.calls) > 0);
+	assert_int_equal(atomic_load(&refuse.bad_args), 0);
+
+	// Accepting: both land, and the hook was asked every step the box touched.
+	hook_log accept = {.answer = true};
+	r = drop_boxes(HOOK_PRE_SOLVE, &accept);
+	assert_near(r.z_asked, 0.5f, 0.02f);
+	assert_near(r.z_not_asked, 0.5f, 0.02f);
+	assert_int_equal(r.begin_events_asked, 1);
+	assert_true(atomic_load(&accept.calls) > 60);
+	assert_int_equal(atomic_load(&accept.off_main_thread), 0); // one worker: the calling thread
+}
+
+static void test_custom_filter_drops_box_through_ground(void** state)
+{
+	(void)state;
+	// Refusing the pair of the asking box and the ground (drop_boxes fills in their ids): it falls
+	// through.
+	hook_log refuse = {.refuse_a = {1, 0, 0}};
+	drop_result r = drop_boxes(HOOK_CUSTOM_FILTER, &refuse);
+	assert_true(r.z_asked < -5.0f);
+	assert_near(r.z_not_asked, 0.5f, 0.02f);
+	assert_int_equal(r.begin_events_asked, 0);
+	int asked = atomic_load(&refuse.calls);
+	assert_true(asked >= 1 && asked <= 4); // when the pair begins, not every step
+	assert_int_equal(atomic_load(&refuse.bad_args), 0);
+
+	// Refusing everything: only the shape that asks is refused.
+	hook_log refuse_all = {.answer = false};
+	r = drop_boxes(HOOK_CUSTOM_FILTER, &refuse_all);
+	assert_true(r.z_asked < -5.0f);
+	assert_near(r.z_not_asked, 0.5f, 0.02f);
+
+	hook_log accept = {.answer = true};
+	r = drop_boxes(HOOK_CUSTOM_FILTER, &accept);
+	assert_near(r.z_asked, 0.5f, 0.02f);
+	assert_near(r.z_not_asked, 0.5f, 0.02f);
+	assert_true(atomic_load(&accept.calls) >= 1);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Threads: a pile big enough for the narrowphase to run on the workers
+
+static bool pure_pre_solve(kl_shape_id a, kl_shape_id b, vec3s point, vec3s normal, void* context)
+{
+	(void)point;
+	(void)normal;
+	hook_log* log = context;
+	decide(log, a, b);
+	return ((a.index1 + b.index1) % 7) != 0; // a pure function of the pair: the same on any thread
+}
+
+static bool pure_filter(kl_shape_id a, kl_shape_id b, void* context)
+{
+	hook_log* log = context;
+	decide(log, a, b);
+	return ((a.index1 * 3 + b.index1) % 5) != 0;
+}
+
+static uint32_t run_pile(int workers, hook_log* pre, hook_log* filter)
+{
+	kl_world_id world = make_world(kl_vec3(0.0f, 0.0f, -10.0f), workers);
+	pre->main_thread = filter->main_thread = pthread_self();
+	assert_int_equal(kl_world_set_pre_solve_callback(world, pure_pre_solve, pre), KL_OK);
+	assert_int_equal(kl_world_set_custom_filter_callback(world, pure_filter, filter), KL_OK);
+	kl_body_id ground = make_body(world, KL_BODY_STATIC, kl_vec3(0.0f, 0.0f, -0.5f), glms_vec3_zero(), glms_vec3_zero());
+	kl_shape_def sd = kl_default_shape_def();
+	sd.enable_pre_solve_events = true;
+	sd.enable_custom_filtering = true;
+	kl_create_box_shape(ground, &sd, kl_vec3(20.0f, 20.0f, 0.5f));
+	rng r = {5};
+	for (int i = 0; i < 400; ++i)
+	{
+		vec3s p = kl_vec3(-6.0f + 0.6f * (float)(i % 20), -6.0f + 0.6f * (float)((i / 20) % 20), 0.35f + 0.01f * (float)i / 20.0f);
+		kl_body_id body = make_body(world, KL_BODY_DYNAMIC, p, glms_vec3_zero(), glms_vec3_zero());
+		assert_true(KL_IS_NON_NULL(kl_create_sphere_shape(body, &sd, rng_float(&r, 0.28f, 0.34f))));
+	}
+	for (int step = 0; step < 20; ++step)
+	{
+		assert_int_equal(kl_world_step(world, 1.0f / 60.0f, 4), KL_OK);
+	}
+	uint32_t hash = kl_world_hash_transforms(world);
+	kl_destroy_world(world);
+	return hash;
+}
+
+static void test_callback_threads(void** state)
+{
+	(void)state;
+	hook_log pre1 = {0}, filter1 = {0}, pre4 = {0}, filter4 = {0};
+	uint32_t h1 = run_pile(1, &pre1, &filter1);
+	uint32_t h4 = run_pile(4, &pre4, &filter4);
+	// Pure callbacks leave the step deterministic for any worker count.
+	assert_int_equal(h1, h4);
+	assert_int_equal(atomic_load(&pre1.calls), atomic_load(&pre4.calls));
+	assert_int_equal(atomic_load(&filter1.calls), atomic_load(&filter4.calls));
+	assert_true(atomic_load(&pre4.calls) > 256 * 10);
+	// The custom filter runs on the stepping thread; pre-solve on the workers too.
+	assert_int_equal(atomic_load(&filter4.off_main_thread), 0);
+	assert_int_equal(atomic_load(&pre1.off_main_thread), 0);
+	assert_true(atomic_load(&pre4.off_main_thread) > 0);
+	print_message("pre-solve calls %d (%d on workers), filter calls %d\n", atomic_load(&pre4.calls),
+				  atomic_load(&pre4.off_main_thread), atomic_load(&filter4.calls));
+}
+
+// ---------------------------------------------------------------------------------------------
 // Bad input
 
 static void test_bad_input(void** state)
@@ -315,11 +541,22 @@ static void test_bad_input(void** state)
 	assert_int_equal(kl_world_set_hit_event_threshold(world, 0.0f), KL_OK);
 	assert_near(kl_world_get_def(world).hit_event_threshold, 0.0f, 0.0f);
 
+	hook_log log = {0};
 	kl_get_world(world)->locked = true;
+	assert_int_equal(kl_world_set_pre_solve_callback(world, pre_solve, &log), KL_ERR_LOCKED);
+	assert_int_equal(kl_world_set_custom_filter_callback(world, custom_filter, &log), KL_ERR_LOCKED);
 	assert_int_equal(kl_world_set_hit_event_threshold(world, 2.0f), KL_ERR_LOCKED);
 	kl_get_world(world)->locked = false;
+	assert_null(kl_get_world(world)->pre_solve_fn);
+	assert_null(kl_get_world(world)->custom_filter_fn);
+	// NULL removes a callback.
+	assert_int_equal(kl_world_set_pre_solve_callback(world, pre_solve, &log), KL_OK);
+	assert_int_equal(kl_world_set_pre_solve_callback(world, NULL, NULL), KL_OK);
+	assert_null(kl_get_world(world)->pre_solve_fn);
 	kl_world_id stale = world;
 	kl_destroy_world(world);
+	assert_int_equal(kl_world_set_pre_solve_callback(stale, pre_solve, &log), KL_ERR_INVALID_ID);
+	assert_int_equal(kl_world_set_custom_filter_callback(stale, custom_filter, &log), KL_ERR_INVALID_ID);
 	assert_int_equal(kl_world_set_hit_event_threshold(stale, 1.0f), KL_ERR_INVALID_ID);
 	assert_int_equal(kl_world_get_contact_events(stale).hit_count, 0);
 }
@@ -329,6 +566,9 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_hit_events_approach_speed),
 		cmocka_unit_test(test_hit_events_landing),
+		cmocka_unit_test(test_pre_solve_drops_box_through_ground),
+		cmocka_unit_test(test_custom_filter_drops_box_through_ground),
+		cmocka_unit_test(test_callback_threads),
 		cmocka_unit_test(test_bad_input),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -482,6 +482,7 @@ static bool update_mesh_contact(const kl_world* world, kl_contact* c, float dt, 
 	kl_manifold fresh[KL_MESH_MAX_MANIFOLDS];
 	bool sensor = (flags & KL_CONTACT_SENSOR) != 0;
 	int n = collide_mesh_pair(world, c, sensor ? 0.0f : kl_contact_speculative_distance(world, c, dt), dt, scratch, fresh);
+	n = sensor ? n : kl_contact_pre_solve(world, c, fresh, n);
 	if (sensor)
 	{
 		bool overlap = false;
@@ -528,6 +529,7 @@ static void update_contact(const kl_world* world, kl_contact* c, float dt, kl_me
 		}
 		else
 		{
+			m.point_count = m.point_count > 0 && kl_contact_pre_solve(world, c, &m, 1) == 0 ? 0 : m.point_count;
 			kl_manifold_keep_impulses(&c->manifold, &m);
 			kl_contact_approach(world, c, &m, 1);
 			mix_materials(world, c);

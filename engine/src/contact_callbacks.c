@@ -1,5 +1,6 @@
-// Kollide — the user's hooks into the contact pipeline, as Box3D's: hit events (the approach speeds
-// the narrowphase saw, reported after the solver for the contacts it pushed).
+// Kollide — the user's hooks into the contact pipeline, as Box3D's: the custom pair filter (asked by
+// the broadphase stage), the pre-solve callback (asked by the narrowphase, per manifold) and hit
+// events (gathered after the solver from the approach speeds it met).
 // SPDX-License-Identifier: MIT
 #include "contact.h"
 
@@ -17,6 +18,30 @@ static kl_world* unlocked_world(kl_world_id id, const char* name)
 		return NULL;
 	}
 	return world;
+}
+
+kl_result kl_world_set_custom_filter_callback(kl_world_id id, kl_custom_filter_fn* fcn, void* context)
+{
+	kl_world* world = unlocked_world(id, "kl_world_set_custom_filter_callback");
+	if (world == NULL)
+	{
+		return kl_last_error_code();
+	}
+	world->custom_filter_fn = fcn;
+	world->custom_filter_context = context;
+	return KL_OK;
+}
+
+kl_result kl_world_set_pre_solve_callback(kl_world_id id, kl_pre_solve_fn* fcn, void* context)
+{
+	kl_world* world = unlocked_world(id, "kl_world_set_pre_solve_callback");
+	if (world == NULL)
+	{
+		return kl_last_error_code();
+	}
+	world->pre_solve_fn = fcn;
+	world->pre_solve_context = context;
+	return KL_OK;
 }
 
 kl_result kl_world_set_hit_event_threshold(kl_world_id id, float threshold)
@@ -38,6 +63,42 @@ kl_result kl_world_set_hit_event_threshold(kl_world_id id, float threshold)
 static kl_shape_id shape_id(const kl_world* world, int slot)
 {
 	return kl_make_shape_id(world, &world->shapes[slot]);
+}
+
+bool kl_contact_custom_filter(const kl_world* world, const kl_shape* a, const kl_shape* b)
+{
+	if (world->custom_filter_fn == NULL || (!a->enable_custom_filtering && !b->enable_custom_filtering))
+	{
+		return true;
+	}
+	return world->custom_filter_fn(kl_make_shape_id(world, a), kl_make_shape_id(world, b),
+								   world->custom_filter_context);
+}
+
+int kl_contact_pre_solve(const kl_world* world, const kl_contact* c, kl_manifold* manifolds, int count)
+{
+	const kl_shape* a = &world->shapes[c->shape_a];
+	const kl_shape* b = &world->shapes[c->shape_b];
+	if (world->pre_solve_fn == NULL || (!a->enable_pre_solve_events && !b->enable_pre_solve_events))
+	{
+		return count;
+	}
+	kl_shape_id id_a = shape_id(world, c->shape_a), id_b = shape_id(world, c->shape_b);
+	int kept = 0;
+	for (int i = 0; i < count; ++i)
+	{
+		const kl_manifold* m = &manifolds[i];
+		if (m->point_count > 0 &&
+			world->pre_solve_fn(id_a, id_b, m->points[0].point, m->normal, world->pre_solve_context))
+		{
+			if (kept != i)
+			{
+				manifolds[kept] = manifolds[i];
+			}
+			kept += 1;
+		}
+	}
+	return kept;
 }
 
 void kl_contact_approach(const kl_world* world, const kl_contact* c, kl_manifold* manifolds, int count)

@@ -69,6 +69,12 @@ typedef struct kl_world
 	int sensor_end_count;
 	int sensor_end_capacity;
 
+	// The user's step callbacks (contact_callbacks.c).
+	kl_custom_filter_fn* custom_filter_fn;
+	void* custom_filter_context;
+	kl_pre_solve_fn* pre_solve_fn;
+	void* pre_solve_context;
+
 	struct kl_broadphase* broadphase;
 	bool broadphase_failed; ///< the last update ran out of memory: its pair list is partial
 

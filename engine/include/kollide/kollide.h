@@ -43,6 +43,11 @@ KL_API kl_body_events kl_world_get_body_events(kl_world_id world);
 KL_API kl_contact_events kl_world_get_contact_events(kl_world_id world);
 KL_API kl_sensor_events kl_world_get_sensor_events(kl_world_id world);
 KL_API void kl_world_draw(kl_world_id world, const kl_debug_draw* draw);
+/// The callbacks of the step (types.h: kl_custom_filter_fn, kl_pre_solve_fn); NULL removes one.
+/// context is passed to every call. Not while stepping (KL_ERR_LOCKED). A new custom filter is asked
+/// about pairs that begin from then on; pairs it already let through stay.
+KL_API kl_result kl_world_set_custom_filter_callback(kl_world_id world, kl_custom_filter_fn* fcn, void* context);
+KL_API kl_result kl_world_set_pre_solve_callback(kl_world_id world, kl_pre_solve_fn* fcn, void* context);
 /// kl_world_def.hit_event_threshold from the next step on: finite and >= 0 (m/s).
 KL_API kl_result kl_world_set_hit_event_threshold(kl_world_id world, float threshold);
 

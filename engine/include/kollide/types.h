@@ -27,6 +27,28 @@ typedef void kl_finish_task_fn(void* user_task, void* user_context);
 typedef float kl_friction_fn(float friction_a, uint32_t material_a, float friction_b, uint32_t material_b);
 typedef float kl_restitution_fn(float restitution_a, uint32_t material_a, float restitution_b, uint32_t material_b);
 
+/// Custom pair filter (kl_world_set_custom_filter_callback), as Box3D's b3CustomFilterFcn: called
+/// when the fattened bounds of two shapes begin to overlap and every other filter (bodies, categories
+/// and masks, groups, joints) lets the pair collide, if either shape has enable_custom_filtering.
+/// Return false to keep the pair from making a contact. The answer holds while the bounds keep
+/// overlapping, though the pair may be asked again (when a body falls asleep, wakes or changes
+/// type, or after kl_shape_set_filter on either shape). Called inside kl_world_step, during its
+/// broadphase stage, on the thread that called the step, one pair at a time: it need not be
+/// thread-safe, but must not call into the world (queries answer KL_ERR_LOCKED).
+typedef bool kl_custom_filter_fn(kl_shape_id shape_a, kl_shape_id shape_b, void* context);
+
+/// Pre-solve callback (kl_world_set_pre_solve_callback), as Box3D's b3PreSolveFcn: called after the
+/// narrowphase has found a contact manifold between two shapes, before the solver, if either shape
+/// has enable_pre_solve_events: point (world) is the manifold's first point, normal (world, unit)
+/// points from shape_a to shape_b. Return false to disable that manifold for this step (a convex
+/// pair has one; a mesh pair one per contact patch); a contact left without manifolds does not
+/// touch this step (no begin event; an end event if it touched). Called inside kl_world_step,
+/// from worker threads when the narrowphase runs in parallel (a world with more than one worker
+/// or a task system, and enough contacts), so several calls may run at once and in any order: it
+/// must be thread-safe, and must not call into the world (queries answer KL_ERR_LOCKED). Only
+/// contacts with an awake body are updated, so only they are asked.
+typedef bool kl_pre_solve_fn(kl_shape_id shape_a, kl_shape_id shape_b, vec3s point, vec3s normal, void* context);
+
 typedef struct kl_world_def
 {
 	vec3s gravity; ///< m/s², default (0, 0, -9.81)
@@ -158,6 +180,10 @@ typedef struct kl_shape_def
 	bool enable_sensor_events;
 	/// Hit events (kl_contact_events.hit_events) for this shape's contacts; off by default.
 	bool enable_hit_events;
+	/// Ask the world's custom filter callback about this shape's new pairs; off by default.
+	bool enable_custom_filtering;
+	/// Call the world's pre-solve callback for this shape's contacts; off by default.
+	bool enable_pre_solve_events;
 	kl_mesh_backend mesh_backend; ///< mesh shapes only (others keep the BVH); an unknown value is refused
 	const char* name; ///< copied; may be NULL
 	void* user_data;
