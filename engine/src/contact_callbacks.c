@@ -1,6 +1,7 @@
 // Kollide — the user's hooks into the contact pipeline, as Box3D's: the custom pair filter (asked by
 // the broadphase stage), the pre-solve callback (asked by the narrowphase, per manifold) and hit
-// events (gathered after the solver from the approach speeds it met).
+// events (the approach speeds the narrowphase saw, reported after the solver for the points it
+// pushed).
 // SPDX-License-Identifier: MIT
 #include "contact.h"
 
