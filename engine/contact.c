@@ -18,7 +18,7 @@
 #include <string.h>
 
 /// The narrowphase view of a shape, or false for shapes without a convex pair function (meshes).
-static bool shape_collider(const kl_shape* shape, kl_collider* c)
+bool kl_shape_collider(const kl_shape* shape, kl_collider* c)
 {
 	c->type = shape->type;
 	switch (shape->type)
@@ -235,7 +235,7 @@ static void init_contact(kl_world* world, kl_contact* c, int shape_a, int shape_
 	{
 		c->flags |= mesh_pair_supported(world, a, b) ? KL_CONTACT_MESH : KL_CONTACT_UNSUPPORTED;
 	}
-	else if (!shape_collider(a, &unused) || !shape_collider(b, &unused))
+	else if (!kl_shape_collider(a, &unused) || !kl_shape_collider(b, &unused))
 	{
 		c->flags |= KL_CONTACT_UNSUPPORTED;
 	}
@@ -482,6 +482,7 @@ static bool update_mesh_contact(const kl_world* world, kl_contact* c, float dt, 
 	kl_manifold fresh[KL_MESH_MAX_MANIFOLDS];
 	bool sensor = (flags & KL_CONTACT_SENSOR) != 0;
 	int n = collide_mesh_pair(world, c, sensor ? 0.0f : kl_contact_speculative_distance(world, c, dt), dt, scratch, fresh);
+	n = sensor ? n : kl_contact_pre_solve(world, c, fresh, n);
 	if (sensor)
 	{
 		bool overlap = false;
@@ -497,6 +498,7 @@ static bool update_mesh_contact(const kl_world* world, kl_contact* c, float dt, 
 		return overlap;
 	}
 	keep_mesh_impulses(c, fresh, n);
+	kl_contact_approach(world, c, fresh, n);
 	mix_materials(world, c);
 	c->manifold_count = store_manifolds(c, fresh, n);
 	return c->manifold_count > 0;
@@ -516,8 +518,8 @@ static void update_contact(const kl_world* world, kl_contact* c, float dt, kl_me
 		const kl_shape* a = &world->shapes[c->shape_a];
 		const kl_shape* b = &world->shapes[c->shape_b];
 		kl_collider ca, cb;
-		shape_collider(a, &ca);
-		shape_collider(b, &cb);
+		kl_shape_collider(a, &ca);
+		kl_shape_collider(b, &cb);
 		kl_manifold m;
 		float speculative = (flags & KL_CONTACT_SENSOR) ? 0.0f : kl_contact_speculative_distance(world, c, dt);
 		kl_collide(&ca, shape_transform(world, a), &cb, shape_transform(world, b), speculative, &c->cache, &m);
@@ -527,7 +529,9 @@ static void update_contact(const kl_world* world, kl_contact* c, float dt, kl_me
 		}
 		else
 		{
+			m.point_count = m.point_count > 0 && kl_contact_pre_solve(world, c, &m, 1) == 0 ? 0 : m.point_count;
 			kl_manifold_keep_impulses(&c->manifold, &m);
+			kl_contact_approach(world, c, &m, 1);
 			mix_materials(world, c);
 		}
 		c->manifold = m;

@@ -50,6 +50,9 @@ struct kl_shape;
 struct kl_triangle_set;
 struct kl_mesh_candidates;
 
+/// The narrowphase view of a shape in its own frame (a sphere, capsule, box, hull or plane); false for
+/// meshes, which have no convex pair function.
+bool kl_shape_collider(const struct kl_shape* shape, kl_collider* c);
 /// A mesh shape (or a convex shape as its triangles) as a placed triangle set; false when it has none.
 bool kl_shape_triangle_set(const kl_world* world, const struct kl_shape* shape, struct kl_triangle_set* set);
 /// Whether the body in this slot is awake (its contacts are updated this step).
@@ -82,6 +85,17 @@ void kl_pointshell_prepass_free(kl_world* world);
 /// False when it ran out of memory before the contacts were found (they stay last step's): the
 /// step must not move the bodies then, or a body meeting a floor passes through it.
 bool kl_step_narrowphase(kl_world* world, float dt);
+/// The world's custom filter on a pair the other filters let through (contact_callbacks.c): true
+/// unless the callback is set, either shape asks for it, and it says no.
+bool kl_contact_custom_filter(const kl_world* world, const struct kl_shape* a, const struct kl_shape* b);
+/// The world's pre-solve callback on a contact's fresh manifolds (contact_callbacks.c), when either
+/// shape asks for it: keeps the ones it accepts, in order, at the front; returns their count.
+int kl_contact_pre_solve(const kl_world* world, const kl_contact* c, kl_manifold* manifolds, int count);
+/// Writes each manifold point's normal_velocity from the bodies' velocities, when either shape has
+/// hit events (contact_callbacks.c).
+void kl_contact_approach(const kl_world* world, const kl_contact* c, kl_manifold* manifolds, int count);
+/// Appends the hit events of the contacts the solver just ran (contact_callbacks.c).
+void kl_contact_hit_events(kl_world* world);
 /// Drops every contact of the shape (shape destroyed or its proxy removed), through the contacts'
 /// index by shape (contact_index.c).
 void kl_destroy_shape_contacts(kl_world* world, int shape_slot);

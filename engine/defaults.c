@@ -14,6 +14,7 @@ kl_world_def kl_default_world_def(void)
 	def.joint_hertz = 60.0f;
 	def.joint_damping_ratio = 2.0f;
 	def.restitution_threshold = 1.0f;
+	def.hit_event_threshold = 1.0f;
 	def.max_linear_speed = 400.0f;
 	def.enable_sleep = true;
 	def.enable_continuous = true;

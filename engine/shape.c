@@ -137,6 +137,9 @@ static kl_shape_id create_shape(kl_body_id body_id, const kl_shape_def* def, kl_
 	shape->mesh_backend = proto->type == KL_SHAPE_MESH ? def->mesh_backend : KL_MESH_BACKEND_BVH;
 	shape->enable_contact_events = def->enable_contact_events;
 	shape->enable_sensor_events = def->enable_sensor_events;
+	shape->enable_hit_events = def->enable_hit_events;
+	shape->enable_custom_filtering = def->enable_custom_filtering;
+	shape->enable_pre_solve_events = def->enable_pre_solve_events;
 	shape->name = name;
 	shape->user_data = def->user_data;
 	shape->proxy_key = -1;

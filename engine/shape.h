@@ -42,6 +42,9 @@ typedef struct kl_shape
 	bool is_sensor;
 	bool enable_contact_events;
 	bool enable_sensor_events;
+	bool enable_hit_events;
+	bool enable_custom_filtering;
+	bool enable_pre_solve_events;
 	char* name;
 	void* user_data;
 	int proxy_key; ///< broadphase handle, -1 when not in the broadphase

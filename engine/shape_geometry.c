@@ -170,6 +170,9 @@ kl_shape_def kl_shape_get_def(kl_shape_id id)
 		def.mesh_backend = shape->mesh_backend;
 		def.enable_contact_events = shape->enable_contact_events;
 		def.enable_sensor_events = shape->enable_sensor_events;
+		def.enable_hit_events = shape->enable_hit_events;
+		def.enable_custom_filtering = shape->enable_custom_filtering;
+		def.enable_pre_solve_events = shape->enable_pre_solve_events;
 		def.name = shape->name;
 		def.user_data = shape->user_data;
 	}

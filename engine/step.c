@@ -75,6 +75,7 @@ void kl_step_prepare(kl_world* world)
 	world->fell_asleep_count = 0;
 	world->contact_begin_count = 0;
 	world->contact_end_count = 0;
+	world->contact_hit_count = 0;
 	world->sensor_begin_count = 0;
 	world->sensor_end_count = 0;
 }
@@ -201,6 +202,7 @@ static void step_pass(kl_world* world, float dt, int substeps, float ahead, bool
 	if (dt > 0.0f && found)
 	{
 		kl_step_solve(world, dt, substeps); // else out of memory: the bodies wait for their contacts
+		kl_contact_hit_events(world);
 	}
 	double t2 = kl_time_seconds();
 	run_body_stage(world, update_bounds, ahead);

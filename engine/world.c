@@ -63,7 +63,7 @@ static kl_result validate_world_def(const kl_world_def* def)
 	}
 	const float params[] = {def->contact_hertz, def->contact_damping_ratio, def->max_contact_push_speed,
 							def->joint_hertz, def->joint_damping_ratio, def->restitution_threshold,
-							def->max_linear_speed, def->max_collision_travel};
+							def->max_linear_speed, def->max_collision_travel, def->hit_event_threshold};
 	for (size_t i = 0; i < sizeof(params) / sizeof(params[0]); ++i)
 	{
 		if (!(params[i] >= 0.0f) || !isfinite(params[i]))
@@ -167,6 +167,7 @@ kl_result kl_destroy_world(kl_world_id id)
 	kl_free(world->move_events);
 	kl_free(world->contact_begin_events);
 	kl_free(world->contact_end_events);
+	kl_free(world->contact_hit_events);
 	kl_free(world->sensor_begin_events);
 	kl_free(world->sensor_end_events);
 	kl_id_pool_destroy(&world->body_pool);
@@ -383,7 +384,7 @@ kl_contact_events kl_world_get_contact_events(kl_world_id id)
 		return (kl_contact_events){0};
 	}
 	return (kl_contact_events){world->contact_begin_events, world->contact_begin_count, world->contact_end_events,
-							   world->contact_end_count};
+							   world->contact_end_count, world->contact_hit_events, world->contact_hit_count};
 }
 
 kl_sensor_events kl_world_get_sensor_events(kl_world_id id)

@@ -59,12 +59,21 @@ typedef struct kl_world
 	kl_contact_end_event* contact_end_events;
 	int contact_end_count;
 	int contact_end_capacity;
+	kl_contact_hit_event* contact_hit_events;
+	int contact_hit_count;
+	int contact_hit_capacity;
 	kl_sensor_event* sensor_begin_events;
 	int sensor_begin_count;
 	int sensor_begin_capacity;
 	kl_sensor_event* sensor_end_events;
 	int sensor_end_count;
 	int sensor_end_capacity;
+
+	// The user's step callbacks (contact_callbacks.c).
+	kl_custom_filter_fn* custom_filter_fn;
+	void* custom_filter_context;
+	kl_pre_solve_fn* pre_solve_fn;
+	void* pre_solve_context;
 
 	struct kl_broadphase* broadphase;
 	bool broadphase_failed; ///< the last update ran out of memory: its pair list is partial

@@ -3,6 +3,7 @@
 #include "world_pairs.h"
 
 #include "broadphase.h"
+#include "contact.h"
 #include "core.h"
 #include "joint.h"
 
@@ -41,7 +42,9 @@ bool kl_shapes_should_collide(const kl_world* world, const kl_shape* a, const kl
 static bool pair_filter(int32_t user_a, int32_t user_b, void* context)
 {
 	const kl_world* world = context;
-	return kl_shapes_should_collide(world, &world->shapes[user_a], &world->shapes[user_b]);
+	const kl_shape* a = &world->shapes[user_a];
+	const kl_shape* b = &world->shapes[user_b];
+	return kl_shapes_should_collide(world, a, b) && kl_contact_custom_filter(world, a, b);
 }
 
 static void parallel_adapter(kl_task_fn* task, int partition_count, void* task_context, void* context)

@@ -1,6 +1,7 @@
-// Kollide — world queries: ray casts against every shape (picking and dragging in the viewer).
+// Kollide — world queries: ray casts against every shape, the closest hit (picking and dragging in
+// the viewer) or every hit through a callback.
 // SPDX-License-Identifier: MIT
-#include "world.h"
+#include "world_query.h"
 
 #include "core.h"
 #include "raycast.h"
@@ -38,8 +39,8 @@ static bool segment_overlaps_aabb(vec3s origin, vec3s translation, float max_fra
 
 /// The ray against one shape, moved into its frame: body transform times local pose. A rigid
 /// transform keeps fractions, so only the normal needs turning back.
-static bool cast_shape(const kl_shape* shape, kl_transform xf, vec3s origin, vec3s translation, float max_fraction,
-					   kl_ray_output* out)
+static bool ray_shape(const kl_shape* shape, kl_transform xf, vec3s origin, vec3s translation, float max_fraction,
+					  kl_ray_output* out)
 {
 	kl_ray_input in;
 	in.origin = kl_inv_transform_point(xf, origin);
@@ -63,15 +64,89 @@ static bool cast_shape(const kl_shape* shape, kl_transform xf, vec3s origin, vec
 	return hit;
 }
 
-static bool filter_accepts(const kl_shape* shape, kl_filter filter)
+kl_world* kl_query_world(kl_world_id id, const char* name)
 {
-	return (shape->filter.category_bits & filter.mask_bits) != 0 &&
-		   (filter.category_bits & shape->filter.mask_bits) != 0;
+	kl_world* world = kl_get_world(id);
+	if (world != NULL && world->locked)
+	{
+		kl_fail(KL_ERR_LOCKED, "%s: the world is stepping", name);
+		return NULL;
+	}
+	return world;
 }
 
+/// Checks a segment: origin, translation and their sum finite, and its length squared too.
+static bool segment_is_valid(vec3s origin, vec3s translation, const char* name)
+{
+	vec3s end = glms_vec3_add(origin, translation);
+	if (!kl_vec3_is_finite(origin) || !kl_vec3_is_finite(translation) || !kl_vec3_is_finite(end) ||
+		!kl_is_finite(glms_vec3_norm2(translation)))
+	{
+		kl_fail(KL_ERR_INVALID_ARGUMENT, "%s: origin (%g, %g, %g) or translation (%g, %g, %g) is not finite or too long",
+				name, (double)origin.x, (double)origin.y, (double)origin.z, (double)translation.x,
+				(double)translation.y, (double)translation.z);
+		return false;
+	}
+	return true;
+}
+
+/// What a ray walk does with a hit: the value of a cast callback (kl_query_cast_continue).
+typedef float ray_visit_fn(const kl_world* world, const kl_shape* shape, vec3s point, vec3s normal, float fraction,
+						   void* context);
+
+/// The segment against every shape the filter accepts (sensors skipped), in slot order; each hit
+/// within the current clip goes to visit, whose value clips or stops the walk.
+///
 /// Linear in the number of shapes (each one's bounds are tested before its geometry): fine for
 /// picking a body per mouse click. A broadphase ray query will replace the loop once the
 /// broadphase has a tree to walk; the results will not change.
+static void ray_walk(const kl_world* world, vec3s origin, vec3s translation, kl_filter filter, ray_visit_fn* visit,
+					 void* context)
+{
+	float max_fraction = 1.0f;
+	// Slots are read afresh each time: a callback must not change the world, but reading by index
+	// keeps a misbehaving one from reading freed memory.
+	for (int s = 0; s < kl_id_pool_slot_count(&world->shape_pool); ++s)
+	{
+		const kl_shape* shape = world->shapes + s;
+		if (shape->id < 0 || shape->is_sensor || !kl_query_filter_accepts(shape, filter) ||
+			!segment_overlaps_aabb(origin, translation, max_fraction, shape->aabb))
+		{
+			continue;
+		}
+		kl_transform xf = kl_query_shape_transform(world, shape);
+		kl_ray_output out;
+		if (!ray_shape(shape, xf, origin, translation, max_fraction, &out))
+		{
+			continue;
+		}
+		vec3s point = glms_vec3_add(origin, glms_vec3_scale(translation, out.fraction));
+		float value = visit(world, shape, point, glms_vec3_normalize(out.normal), out.fraction, context);
+		if (!kl_query_cast_continue(value, &max_fraction))
+		{
+			return;
+		}
+	}
+}
+
+/// kl_world_cast_ray's visit: keeps the closest hit and clips the walk to it. Strictly closer
+/// only: among equal fractions the lowest slot wins.
+static float closest_visit(const kl_world* world, const kl_shape* shape, vec3s point, vec3s normal, float fraction,
+						   void* context)
+{
+	kl_ray_hit* hit = context;
+	if (KL_IS_NON_NULL(hit->shape) && !(fraction < hit->fraction))
+	{
+		return -1.0f;
+	}
+	hit->shape = kl_make_shape_id(world, shape);
+	hit->body = kl_make_body_id(world, world->bodies + shape->body);
+	hit->point = point;
+	hit->normal = normal;
+	hit->fraction = fraction;
+	return fraction;
+}
+
 bool kl_world_cast_ray(kl_world_id id, vec3s origin, vec3s translation, kl_filter filter, kl_ray_hit* hit)
 {
 	kl_world* world = kl_get_world(id);
@@ -91,49 +166,45 @@ bool kl_world_cast_ray(kl_world_id id, vec3s origin, vec3s translation, kl_filte
 		kl_fail(KL_ERR_LOCKED, "cannot cast a ray while the world steps");
 		return false;
 	}
-	vec3s end = glms_vec3_add(origin, translation);
-	if (!kl_vec3_is_finite(origin) || !kl_vec3_is_finite(translation) || !kl_vec3_is_finite(end) ||
-		!kl_is_finite(glms_vec3_norm2(translation)))
+	if (!segment_is_valid(origin, translation, "kl_world_cast_ray"))
 	{
-		kl_fail(KL_ERR_INVALID_ARGUMENT, "kl_world_cast_ray: origin (%g, %g, %g) or translation (%g, %g, %g) is not "
-										 "finite or too long",
-				(double)origin.x, (double)origin.y, (double)origin.z, (double)translation.x, (double)translation.y,
-				(double)translation.z);
 		return false;
 	}
-	hit->point = end;
+	hit->point = glms_vec3_add(origin, translation);
+	ray_walk(world, origin, translation, filter, closest_visit, hit);
+	return KL_IS_NON_NULL(hit->shape);
+}
 
-	float best = 1.0f;
-	int best_shape = -1;
-	vec3s best_normal = glms_vec3_zero();
-	int count = kl_id_pool_slot_count(&world->shape_pool);
-	for (int s = 0; s < count; ++s)
+typedef struct ray_all_context
+{
+	kl_cast_result_fn* fcn;
+	void* context;
+} ray_all_context;
+
+static float ray_all_visit(const kl_world* world, const kl_shape* shape, vec3s point, vec3s normal, float fraction,
+						   void* context)
+{
+	const ray_all_context* c = context;
+	return c->fcn(kl_make_shape_id(world, shape), point, normal, fraction, c->context);
+}
+
+kl_result kl_world_cast_ray_all(kl_world_id id, vec3s origin, vec3s translation, kl_filter filter,
+								kl_cast_result_fn* fcn, void* context)
+{
+	kl_world* world = kl_query_world(id, "kl_world_cast_ray_all");
+	if (world == NULL)
 	{
-		const kl_shape* shape = world->shapes + s;
-		if (shape->id < 0 || shape->is_sensor || !filter_accepts(shape, filter) ||
-			!segment_overlaps_aabb(origin, translation, best, shape->aabb))
-		{
-			continue;
-		}
-		kl_transform xf = kl_transform_mul(world->sims[shape->body].transform, shape->local_pose);
-		kl_ray_output out;
-		// Strictly closer only: among equal fractions the lowest slot wins.
-		if (cast_shape(shape, xf, origin, translation, best, &out) && (best_shape < 0 || out.fraction < best))
-		{
-			best = out.fraction;
-			best_shape = s;
-			best_normal = out.normal;
-		}
+		return kl_last_error_code();
 	}
-	if (best_shape < 0)
+	if (fcn == NULL)
 	{
-		return false;
+		return kl_fail(KL_ERR_INVALID_ARGUMENT, "kl_world_cast_ray_all: the callback is NULL");
 	}
-	const kl_shape* shape = world->shapes + best_shape;
-	hit->shape = kl_make_shape_id(world, shape);
-	hit->body = kl_make_body_id(world, world->bodies + shape->body);
-	hit->point = glms_vec3_add(origin, glms_vec3_scale(translation, best));
-	hit->normal = glms_vec3_normalize(best_normal);
-	hit->fraction = best;
-	return true;
+	if (!segment_is_valid(origin, translation, "kl_world_cast_ray_all"))
+	{
+		return KL_ERR_INVALID_ARGUMENT;
+	}
+	ray_all_context c = {fcn, context};
+	ray_walk(world, origin, translation, filter, ray_all_visit, &c);
+	return KL_OK;
 }

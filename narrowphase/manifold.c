@@ -271,6 +271,7 @@ void kl_manifold_keep_impulses(const kl_manifold* old_manifold, kl_manifold* man
 		p->tangent_impulse[0] = 0.0f;
 		p->tangent_impulse[1] = 0.0f;
 		p->max_normal_impulse = 0.0f;
+		p->normal_velocity = 0.0f;
 		p->persisted = false;
 		for (int j = 0; j < old_manifold->point_count; ++j)
 		{

@@ -27,6 +27,9 @@ typedef struct kl_manifold_point
 	float normal_impulse;
 	float tangent_impulse[2];
 	float max_normal_impulse; ///< largest normal impulse of the last step (events, debugging)
+	/// The bodies' relative velocity at the point along the normal (b's minus a's: negative while
+	/// they approach) when the narrowphase found it; hit events (written only for their pairs).
+	float normal_velocity;
 	bool persisted;			  ///< matched a point of last step's manifold
 } kl_manifold_point;
 

@@ -39,9 +39,17 @@ KL_API int kl_world_get_worker_count(kl_world_id world);
 KL_API kl_profile kl_world_get_profile(kl_world_id world);
 KL_API kl_counters kl_world_get_counters(kl_world_id world);
 KL_API kl_body_events kl_world_get_body_events(kl_world_id world);
+/// Begin, end and hit events of the last step (types.h), valid until the next step.
 KL_API kl_contact_events kl_world_get_contact_events(kl_world_id world);
 KL_API kl_sensor_events kl_world_get_sensor_events(kl_world_id world);
 KL_API void kl_world_draw(kl_world_id world, const kl_debug_draw* draw);
+/// The callbacks of the step (types.h: kl_custom_filter_fn, kl_pre_solve_fn); NULL removes one.
+/// context is passed to every call. Not while stepping (KL_ERR_LOCKED). A new custom filter is asked
+/// about pairs that begin from then on; pairs it already let through stay.
+KL_API kl_result kl_world_set_custom_filter_callback(kl_world_id world, kl_custom_filter_fn* fcn, void* context);
+KL_API kl_result kl_world_set_pre_solve_callback(kl_world_id world, kl_pre_solve_fn* fcn, void* context);
+/// kl_world_def.hit_event_threshold from the next step on: finite and >= 0 (m/s).
+KL_API kl_result kl_world_set_hit_event_threshold(kl_world_id world, float threshold);
 
 /// Body ids in creation-slot order; returns the total count (writes at most capacity).
 KL_API int kl_world_get_bodies(kl_world_id world, kl_body_id* bodies, int capacity);
@@ -62,6 +70,85 @@ typedef struct kl_ray_hit
 /// `filter` (category/mask as for pairs; sensors are skipped) and returns the closest hit.
 /// Rays starting inside a solid report no hit for it. False when nothing is hit or on bad input.
 KL_API bool kl_world_cast_ray(kl_world_id world, vec3s origin, vec3s translation, kl_filter filter, kl_ray_hit* hit);
+
+// World queries with callbacks (docs/queries.md), as Box3D's b3World_CastRay and friends. Every
+// query visits the shapes whose filter accepts `filter` (category and mask both ways, as for
+// pairs; group indices play no part; sensors are skipped), in shape creation-slot order, not by
+// distance, on the calling thread. A callback must not create, destroy or move anything in the
+// world; it may run other queries. Queries fail (calling nothing) with KL_ERR_INVALID_ID for a bad
+// world, KL_ERR_LOCKED inside kl_world_step (from a pre-solve or custom filter callback), and
+// KL_ERR_INVALID_ARGUMENT for a NULL callback, non-finite input or an unusable proxy.
+
+/// The value a cast callback returns steers the query, as Box3D's b3CastResultFcn: -1 ignores this
+/// shape and goes on, 0 stops the query, a fraction clips the cast there (later hits lie at most
+/// that far), 1 goes on without clipping. Return the fraction to end with the closest hit, 1 to
+/// see them all. point (world) lies on the hit shape's surface; normal (world, unit) is that
+/// surface's, facing against the cast; fraction is along the translation, in [0, 1].
+typedef float kl_cast_result_fn(kl_shape_id shape, vec3s point, vec3s normal, float fraction, void* context);
+
+/// Calls fcn for every shape the segment origin → origin + translation enters within the current
+/// clip. A segment starting inside a solid reports nothing for it (as kl_world_cast_ray).
+KL_API kl_result kl_world_cast_ray_all(kl_world_id world, vec3s origin, vec3s translation, kl_filter filter,
+									   kl_cast_result_fn* fcn, void* context);
+
+/// The callback of the overlap queries: return false to stop the query.
+typedef bool kl_overlap_result_fn(kl_shape_id shape, void* context);
+
+/// Calls fcn for every shape whose bounds (kl_shape_get_aabb: the tight world bounds of its current
+/// pose, not the broadphase's fattened ones) overlap or touch aabb. Planes' bounds are everything.
+KL_API kl_result kl_world_overlap_aabb(kl_world_id world, kl_aabb aabb, kl_filter filter, kl_overlap_result_fn* fcn,
+									   void* context);
+
+/// A convex shape for the shape queries, in its own frame as the shape of that type
+/// (kl_create_*_shape): type is KL_SHAPE_SPHERE, KL_SHAPE_CAPSULE, KL_SHAPE_BOX or KL_SHAPE_HULL,
+/// and only that type's fields count. kl_make_*_proxy fill one.
+typedef struct kl_shape_proxy
+{
+	kl_shape_type type;
+	float radius;		 ///< sphere and capsule, > 0
+	float half_height;	 ///< capsule, >= 0: the segment from (0, 0, -half_height) to (0, 0, half_height)
+	vec3s half_extents;	 ///< box, each > 0
+	const kl_hull* hull; ///< hull, read during the call only
+} kl_shape_proxy;
+
+static inline kl_shape_proxy kl_make_sphere_proxy(float radius)
+{
+	kl_shape_proxy p = {KL_SHAPE_SPHERE, radius, 0.0f, {{0.0f, 0.0f, 0.0f}}, NULL};
+	return p;
+}
+
+static inline kl_shape_proxy kl_make_capsule_proxy(float radius, float half_height)
+{
+	kl_shape_proxy p = {KL_SHAPE_CAPSULE, radius, half_height, {{0.0f, 0.0f, 0.0f}}, NULL};
+	return p;
+}
+
+static inline kl_shape_proxy kl_make_box_proxy(vec3s half_extents)
+{
+	kl_shape_proxy p = {KL_SHAPE_BOX, 0.0f, 0.0f, half_extents, NULL};
+	return p;
+}
+
+static inline kl_shape_proxy kl_make_hull_proxy(const kl_hull* hull)
+{
+	kl_shape_proxy p = {KL_SHAPE_HULL, 0.0f, 0.0f, {{0.0f, 0.0f, 0.0f}}, hull};
+	return p;
+}
+
+/// Calls fcn for every shape that the proxy, placed at transform (world), overlaps or touches: the
+/// exact test by GJK against spheres, capsules, boxes and hulls, against each nearby triangle of a
+/// mesh (a closed mesh is a solid: a proxy wholly inside it overlaps it; an open one is a surface),
+/// and against the half-space of a plane.
+KL_API kl_result kl_world_overlap_shape(kl_world_id world, const kl_shape_proxy* proxy, kl_transform transform,
+										kl_filter filter, kl_overlap_result_fn* fcn, void* context);
+
+/// Sweeps the proxy from transform (world) along translation, without turning, and calls fcn for
+/// every shape it meets within the current clip (fraction and normal as for rays; point on the hit
+/// shape's surface). A hit leaves the proxy just short of touching: moved by fraction · translation,
+/// the gap between the surfaces is between 0.25 and 0.5 mm. A shape the proxy overlaps at the start
+/// (kl_world_overlap_shape) is hit at fraction 0 with a zero normal.
+KL_API kl_result kl_world_cast_shape(kl_world_id world, const kl_shape_proxy* proxy, kl_transform transform,
+									 vec3s translation, kl_filter filter, kl_cast_result_fn* fcn, void* context);
 /// Finds a body by name (first match in slot order), or the null id.
 KL_API kl_body_id kl_world_find_body(kl_world_id world, const char* name);
 

@@ -27,6 +27,28 @@ typedef void kl_finish_task_fn(void* user_task, void* user_context);
 typedef float kl_friction_fn(float friction_a, uint32_t material_a, float friction_b, uint32_t material_b);
 typedef float kl_restitution_fn(float restitution_a, uint32_t material_a, float restitution_b, uint32_t material_b);
 
+/// Custom pair filter (kl_world_set_custom_filter_callback), as Box3D's b3CustomFilterFcn: called
+/// when the fattened bounds of two shapes begin to overlap and every other filter (bodies, categories
+/// and masks, groups, joints) lets the pair collide, if either shape has enable_custom_filtering.
+/// Return false to keep the pair from making a contact. The answer holds while the bounds keep
+/// overlapping, though the pair may be asked again (when a body falls asleep, wakes or changes
+/// type, or after kl_shape_set_filter on either shape). Called inside kl_world_step, during its
+/// broadphase stage, on the thread that called the step, one pair at a time: it need not be
+/// thread-safe, but must not call into the world (queries answer KL_ERR_LOCKED).
+typedef bool kl_custom_filter_fn(kl_shape_id shape_a, kl_shape_id shape_b, void* context);
+
+/// Pre-solve callback (kl_world_set_pre_solve_callback), as Box3D's b3PreSolveFcn: called after the
+/// narrowphase has found a contact manifold between two shapes, before the solver, if either shape
+/// has enable_pre_solve_events: point (world) is the manifold's first point, normal (world, unit)
+/// points from shape_a to shape_b. Return false to disable that manifold for this step (a convex
+/// pair has one; a mesh pair one per contact patch); a contact left without manifolds does not
+/// touch this step (no begin event; an end event if it touched). Called inside kl_world_step,
+/// from worker threads when the narrowphase runs in parallel (a world with more than one worker
+/// or a task system, and enough contacts), so several calls may run at once and in any order: it
+/// must be thread-safe, and must not call into the world (queries answer KL_ERR_LOCKED). Only
+/// contacts with an awake body are updated, so only they are asked.
+typedef bool kl_pre_solve_fn(kl_shape_id shape_a, kl_shape_id shape_b, vec3s point, vec3s normal, void* context);
+
 typedef struct kl_world_def
 {
 	vec3s gravity; ///< m/s², default (0, 0, -9.81)
@@ -45,6 +67,9 @@ typedef struct kl_world_def
 	float joint_damping_ratio;
 	/// Relative speed below which collisions do not bounce (m/s).
 	float restitution_threshold;
+	/// Approach speed above which a contact of a shape with enable_hit_events reports a hit event
+	/// (m/s, default 1).
+	float hit_event_threshold;
 	kl_friction_fn* friction_callback;		 ///< NULL: geometric mean
 	kl_restitution_fn* restitution_callback; ///< NULL: maximum
 	/// Speed limit for any body (m/s); keeps a runaway body from overflowing.
@@ -153,6 +178,12 @@ typedef struct kl_shape_def
 	bool is_sensor;
 	bool enable_contact_events;
 	bool enable_sensor_events;
+	/// Hit events (kl_contact_events.hit_events) for this shape's contacts; off by default.
+	bool enable_hit_events;
+	/// Ask the world's custom filter callback about this shape's new pairs; off by default.
+	bool enable_custom_filtering;
+	/// Call the world's pre-solve callback for this shape's contacts; off by default.
+	bool enable_pre_solve_events;
 	kl_mesh_backend mesh_backend; ///< mesh shapes only (others keep the BVH); an unknown value is refused
 	const char* name; ///< copied; may be NULL
 	void* user_data;
@@ -252,12 +283,30 @@ typedef struct kl_contact_end_event
 	kl_shape_id shape_b;
 } kl_contact_end_event;
 
+/// A contact that the solver pushed apart while its shapes approached faster than the world's
+/// hit_event_threshold (either shape with enable_hit_events), as Box3D's b3ContactHitEvent: at
+/// most one per contact and step (per collision pass with kl_world_def.max_collision_travel), at
+/// its fastest-approaching point that the solver pushed. A landing, not a resting contact; sensors
+/// and contacts between sleeping bodies make none.
+typedef struct kl_contact_hit_event
+{
+	kl_shape_id shape_a;
+	kl_shape_id shape_b;
+	vec3s point;		  ///< world: midway between the surfaces as the step began (they may not touch yet)
+	vec3s normal;		  ///< from a to b
+	/// m/s, above the threshold: the closing speed along the normal at that point as the step began
+	/// (the bodies' relative velocity there, before this step's gravity and contacts).
+	float approach_speed;
+} kl_contact_hit_event;
+
 typedef struct kl_contact_events
 {
 	const kl_contact_begin_event* begin_events;
 	int begin_count;
 	const kl_contact_end_event* end_events;
 	int end_count;
+	const kl_contact_hit_event* hit_events;
+	int hit_count;
 } kl_contact_events;
 
 /// A touching contact as the API reports it (kl_body_get_contact_data).

@@ -64,6 +64,7 @@ static inline void kl_set_manifold_point(kl_manifold_point* mp, vec3s point, flo
 	mp->tangent_impulse[0] = 0.0f;
 	mp->tangent_impulse[1] = 0.0f;
 	mp->max_normal_impulse = 0.0f;
+	mp->normal_velocity = 0.0f;
 	mp->persisted = false;
 }
 

@@ -221,10 +221,13 @@ bool kl_ray_plane(kl_plane plane, const kl_ray_input* input, kl_ray_output* out)
 	return true;
 }
 
+/// The nearest triangle the segment crosses within max_fraction: its fraction, its normal (unnormalised,
+/// counter-clockwise) and whether the segment meets its front; false when it crosses none.
 /// Brute force over every triangle (Möller–Trumbore, two-sided), O(triangles) per ray: enough for
 /// picking in the viewer. The mesh BVH, when it lands in kl_mesh, will replace the loop with a
 /// traversal that visits only the triangles near the segment.
-bool kl_ray_mesh(const kl_mesh* mesh, vec3s scale, const kl_ray_input* input, kl_ray_output* out)
+static bool mesh_first_crossing(const kl_mesh* mesh, vec3s scale, const kl_ray_input* input, float* fraction_out,
+								vec3s* normal_out, bool* front_out)
 {
 	kl_mesh_info info = kl_mesh_get_info(mesh);
 	const vec3s* vertices = kl_mesh_vertices(mesh);
@@ -278,11 +281,41 @@ bool kl_ray_mesh(const kl_mesh* mesh, vec3s scale, const kl_ray_input* input, kl
 		best_normal = glms_vec3_cross(e1, e2);
 		found = t;
 	}
-	if (found < 0 || (info.closed && !best_front))
+	*fraction_out = best;
+	*normal_out = best_normal;
+	*front_out = best_front;
+	return found >= 0;
+}
+
+bool kl_ray_mesh(const kl_mesh* mesh, vec3s scale, const kl_ray_input* input, kl_ray_output* out)
+{
+	float fraction;
+	vec3s normal;
+	bool front;
+	if (!mesh_first_crossing(mesh, scale, input, &fraction, &normal, &front) ||
+		(kl_mesh_get_info(mesh).closed && !front))
 	{
 		return false; // nothing, or the first crossing leaves a closed mesh: the ray started inside
 	}
-	out->fraction = best;
-	out->normal = glms_vec3_normalize(best_front ? best_normal : glms_vec3_scale(best_normal, -1.0f));
+	out->fraction = fraction;
+	out->normal = glms_vec3_normalize(front ? normal : glms_vec3_scale(normal, -1.0f));
 	return true;
+}
+
+bool kl_point_in_mesh(const kl_mesh* mesh, vec3s scale, vec3s point)
+{
+	kl_mesh_info info = kl_mesh_get_info(mesh);
+	if (!info.closed)
+	{
+		return false;
+	}
+	// A ray out of the bounds, in a direction no axis-aligned edge or face lies along.
+	vec3s lower = glms_vec3_mul(info.bounds.lower, scale), upper = glms_vec3_mul(info.bounds.upper, scale);
+	float reach = 2.0f * (glms_vec3_distance(lower, upper) + glms_vec3_norm(glms_vec3_sub(point, lower))) + 1.0f;
+	vec3s dir = glms_vec3_normalize(kl_vec3(0.8017837f, 0.2672612f, 0.5345225f));
+	kl_ray_input in = {point, glms_vec3_scale(dir, reach), 1.0f};
+	float fraction;
+	vec3s normal;
+	bool front;
+	return mesh_first_crossing(mesh, scale, &in, &fraction, &normal, &front) && !front;
 }

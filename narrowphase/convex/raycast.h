@@ -43,3 +43,8 @@ bool kl_ray_plane(kl_plane plane, const kl_ray_input* input, kl_ray_output* out)
 /// the segment crosses faces away from it, the segment started inside and there is no hit. An open
 /// mesh is a two-sided surface.
 bool kl_ray_mesh(const kl_mesh* mesh, vec3s scale, const kl_ray_input* input, kl_ray_output* out);
+
+/// Whether the point lies inside a closed mesh scaled per axis: the nearest triangle a ray from it
+/// crosses faces away from it (kl_ray_mesh's rule for segments that start inside). False for an
+/// open mesh, which encloses nothing.
+bool kl_point_in_mesh(const kl_mesh* mesh, vec3s scale, vec3s point);
