@@ -113,9 +113,14 @@ static bool gather_scenes(void)
 	{
 		if (library[i]->benchmark_steps > 0 && !in_table(library[i]->name))
 		{
-			s_scenes[s_scene_count++] = (kl_bench_scene){library[i]->name, library[i]->description, NULL,
-														  library[i]->benchmark_steps, 1.0f / 60.0f, 4,
-														  kl_bench_library_run, kl_bench_library_details_header};
+			s_scenes[s_scene_count++] = (kl_bench_scene){library[i]->name,
+														 library[i]->description,
+														 NULL,
+														 library[i]->benchmark_steps,
+														 1.0f / 60.0f,
+														 4,
+														 kl_bench_library_run,
+														 kl_bench_library_details_header};
 		}
 	}
 	return true;
@@ -326,8 +331,8 @@ static int run_scene(const kl_bench_scene* scene, int threads, const bench_optio
 		*hash = h;
 	}
 	qsort(samples, (size_t)o->repeats, sizeof(double), compare_doubles);
-	double median = o->repeats % 2 ? samples[o->repeats / 2]
-								   : 0.5 * (samples[o->repeats / 2 - 1] + samples[o->repeats / 2]);
+	double median =
+		o->repeats % 2 ? samples[o->repeats / 2] : 0.5 * (samples[o->repeats / 2 - 1] + samples[o->repeats / 2]);
 	printf("%s,%d,%d,%d,%.4f,0x%08x\n", scene->name, bodies, threads, steps, median, *hash);
 	fflush(stdout);
 	if (o->details && result.details[0] != '\0')

@@ -17,8 +17,8 @@ const kl_bench_scene kl_bench_scenes[] = {
 	 kl_bench_broadphase},
 	{"bp_gas_1m", "broadphase only: 1,000,000 ~1 m boxes flying at up to 16 m/s per axis", NULL, 20, 0, 0,
 	 kl_bench_broadphase},
-	{"large_world", "broadphase only: 1000x1000 static boxes on a 10 m grid, 100 spheres dropped every 5 updates",
-	 NULL, 500, 0, 0, kl_bench_broadphase},
+	{"large_world", "broadphase only: 1000x1000 static boxes on a 10 m grid, 100 spheres dropped every 5 updates", NULL,
+	 500, 0, 0, kl_bench_broadphase},
 };
 
 const int kl_bench_scene_count = (int)(sizeof(kl_bench_scenes) / sizeof(kl_bench_scenes[0]));

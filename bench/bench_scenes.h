@@ -9,8 +9,8 @@
 /// What a self-running scene hands back for one repeat.
 typedef struct kl_bench_result
 {
-	uint32_t hash; ///< must not depend on threads or repeat
-	int bodies;	   ///< what the scene counts: bodies, proxies...
+	uint32_t hash;	   ///< must not depend on threads or repeat
+	int bodies;		   ///< what the scene counts: bodies, proxies...
 	char details[320]; ///< optional row for the --details section ("" when none)
 } kl_bench_result;
 

@@ -244,8 +244,8 @@ static bool alloc_samples(kl_viewer_samples* s, int capacity)
 static bool create_graphics(kl_viewer_app* app, char* error, int capacity)
 {
 	char detail[512] = "";
-	app->gl = kl_gl_context_create(app->options.width, app->options.height, "kollide-viewer", detail,
-								   (int)sizeof(detail));
+	app->gl =
+		kl_gl_context_create(app->options.width, app->options.height, "kollide-viewer", detail, (int)sizeof(detail));
 	if (app->gl == NULL)
 	{
 		set_error(error, capacity, "cannot open an OpenGL 3.3 window", detail);
@@ -299,10 +299,10 @@ kl_viewer_app* kl_viewer_app_create(const kl_viewer_options* options, char* erro
 		kl_viewer_app_destroy(app);
 		return NULL;
 	}
-	app->source = options->scene_file != NULL	? KL_VIEWER_SOURCE_FILE
-				  : options->bench_boxes > 0 ? KL_VIEWER_SOURCE_BENCH
-				  : options->ply_count > 0	 ? KL_VIEWER_SOURCE_PLY
-											 : KL_VIEWER_SOURCE_SCENE;
+	app->source = options->scene_file != NULL ? KL_VIEWER_SOURCE_FILE
+				  : options->bench_boxes > 0  ? KL_VIEWER_SOURCE_BENCH
+				  : options->ply_count > 0	  ? KL_VIEWER_SOURCE_PLY
+											  : KL_VIEWER_SOURCE_SCENE;
 	if (!kl_viewer_ply_load(app, error, error_capacity))
 	{
 		kl_viewer_app_destroy(app);

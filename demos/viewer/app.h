@@ -20,8 +20,8 @@ typedef struct kl_viewer_pick
 	kl_body_id anchor;
 	kl_body_id body;
 	kl_joint_id joint;
-	vec3s local_point;	///< grabbed point in the body frame
-	vec3s plane_point;	///< the drag plane faces the camera through the grabbed point
+	vec3s local_point; ///< grabbed point in the body frame
+	vec3s plane_point; ///< the drag plane faces the camera through the grabbed point
 	vec3s plane_normal;
 	vec3s target;
 } kl_viewer_pick;
@@ -63,7 +63,7 @@ typedef struct kl_viewer_app
 
 	// The world.
 	kl_viewer_source source;
-	int scene_index; ///< in kl_scene_list (source SCENE)
+	int scene_index;  ///< in kl_scene_list (source SCENE)
 	kl_scene_run run; ///< run.scene is NULL for files and the bench grid
 	kl_fixed_timestep timestep;
 	kl_viewer_pick pick;

@@ -15,7 +15,8 @@ enum
 
 bool kl_viewer_build_bench_boxes(kl_world_id world, int count)
 {
-	int side = count < kl_bench_layer_side * kl_bench_layer_side ? (int)ceilf(sqrtf((float)count)) : kl_bench_layer_side;
+	int side =
+		count < kl_bench_layer_side * kl_bench_layer_side ? (int)ceilf(sqrtf((float)count)) : kl_bench_layer_side;
 	float pitch = 1.1f;
 	float half = 0.5f * pitch * (float)side + 2.0f;
 	if (KL_IS_NULL(kl_scene_add_ground(world, half, half, 0.6f)))

@@ -73,8 +73,8 @@ typedef struct bool_flag
 } bool_flag;
 
 static const bool_flag bool_flags[] = {
-	{"--list", offsetof(kl_viewer_options, list)},		   {"--help", offsetof(kl_viewer_options, help)},
-	{"-h", offsetof(kl_viewer_options, help)},			   {"--paused", offsetof(kl_viewer_options, paused)},
+	{"--list", offsetof(kl_viewer_options, list)},		 {"--help", offsetof(kl_viewer_options, help)},
+	{"-h", offsetof(kl_viewer_options, help)},			 {"--paused", offsetof(kl_viewer_options, paused)},
 	{"--no-hud", offsetof(kl_viewer_options, hide_hud)}, {"--stats", offsetof(kl_viewer_options, stats)},
 };
 
@@ -97,8 +97,8 @@ static int parse_flag(int argc, char** argv, int* i, kl_viewer_options* o, char*
 	{
 		if (value == NULL || value[0] == '\0' || o->ply_count == KL_VIEWER_MAX_PLY)
 		{
-			snprintf(error, (size_t)cap, value == NULL || value[0] == '\0' ? "--ply needs a value"
-																			: "at most %d --ply files",
+			snprintf(error, (size_t)cap,
+					 value == NULL || value[0] == '\0' ? "--ply needs a value" : "at most %d --ply files",
 					 KL_VIEWER_MAX_PLY);
 			return -1;
 		}
