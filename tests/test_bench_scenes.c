@@ -1,7 +1,7 @@
 // Kollide tests — the scene library's benchmark scenes (Box3D's set, Jolt's pyramid) are built as
 // BENCHMARKS.md defines them: body, shape and joint counts, the world settings, and the turn from
 // Box3D's y-up frame to Kollide's z-up one (pyramid heights, joint anchors, the drum's axis and the
-// pusher's orbit). Each scene then takes one step.
+// pusher's orbit). Each scene then takes one step. Kollide's own free_fall keeps its layout.
 // SPDX-License-Identifier: MIT
 #include "kl_test.h"
 #include "scenes.h"
@@ -267,12 +267,43 @@ static void test_convex_pile_hull(void** state)
 	kl_scene_stop(&run);
 }
 
+/// free_fall: 10,000 dynamic bodies on a 2 m grid in x and y, 50…60 m up, in the default world;
+/// every fourth body is a rod with a ball (two shapes); no ground.
+static void test_free_fall(void** state)
+{
+	(void)state;
+	const kl_scene* scene = kl_scene_find("free_fall");
+	assert_non_null(scene);
+	assert_int_equal(scene->benchmark_steps, 200);
+	assert_null(scene->configure);
+	kl_scene_run run;
+	start("free_fall", &run);
+	kl_counters c = kl_world_get_counters(run.world);
+	assert_int_equal(c.body_count, 10000);
+	assert_int_equal(c.shape_count, 12500);
+	kl_body_id* bodies = NULL;
+	int n = all_bodies(run.world, &bodies);
+	assert_int_equal(n, 10000);
+	for (int b = 0; b < n; ++b)
+	{
+		assert_int_equal(kl_body_get_type(bodies[b]), KL_BODY_DYNAMIC);
+		vec3s p = kl_body_get_position(bodies[b]);
+		assert_near(p.x, 2.0f * (float)(b % 100), 0.0f);
+		assert_near(p.y, 2.0f * (float)(b / 100), 0.0f);
+		assert_true(p.z >= 50.0f && p.z < 60.0f);
+	}
+	free(bodies);
+	assert_int_equal(kl_scene_step(&run, 1.0f / 60.0f, 4), KL_OK);
+	kl_scene_stop(&run);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_counts_and_settings), cmocka_unit_test(test_large_pyramid_layout),
 		cmocka_unit_test(test_joint_grid_anchors),	cmocka_unit_test(test_washer_drum),
 		cmocka_unit_test(test_junkyard_pusher),		cmocka_unit_test(test_convex_pile_hull),
+		cmocka_unit_test(test_free_fall),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

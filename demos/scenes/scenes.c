@@ -5,7 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-// Each scene file defines one `const kl_scene kl_scene_<name>`; list it here, in menu order.
+// Each scene is one file, <kind>_<name>.c (kind: demo, validation or bench), that defines
+// `const kl_scene kl_scene_<name>`; list it here, in menu order.
 // -- demo scenes (the viewer's menu starts with them)
 extern const kl_scene kl_scene_falling_boxes;
 extern const kl_scene kl_scene_dominoes;
@@ -18,7 +19,7 @@ extern const kl_scene kl_scene_mesh_pile;
 extern const kl_scene kl_scene_gear_train;
 extern const kl_scene kl_scene_screw_block;
 extern const kl_scene kl_scene_bowl_stack;
-// -- benchmark scenes (Box3D's set, BENCHMARKS.md)
+// -- benchmark scenes (Box3D's set, BENCHMARKS.md; Jolt's pyramid; Kollide's own)
 extern const kl_scene kl_scene_large_pyramid;
 extern const kl_scene kl_scene_many_pyramids;
 extern const kl_scene kl_scene_convex_pile;
@@ -26,6 +27,7 @@ extern const kl_scene kl_scene_joint_grid;
 extern const kl_scene kl_scene_washer;
 extern const kl_scene kl_scene_junkyard;
 extern const kl_scene kl_scene_jolt_pyramid;
+extern const kl_scene kl_scene_free_fall;
 // -- validation scenes
 extern const kl_scene kl_scene_vertical_stack;
 extern const kl_scene kl_scene_pyramid;
@@ -56,6 +58,7 @@ static const kl_scene* const scenes[] = {
 	&kl_scene_washer,
 	&kl_scene_junkyard,
 	&kl_scene_jolt_pyramid,
+	&kl_scene_free_fall,
 	// -- validation scenes
 	&kl_scene_vertical_stack,
 	&kl_scene_pyramid,
