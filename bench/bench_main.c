@@ -1,10 +1,10 @@
 // kollide-bench — runs benchmark scenes and prints one CSV row per scene and thread count:
 //   scene,bodies,threads,steps,ms_per_step,hash
-// The scene library's benchmark scenes (demos/scenes: Box3D's set, Jolt's pyramid, free_fall...)
-// step a world: `steps` steps of 60 Hz with 4 sub-steps; the first is excluded and ms_per_step is
-// the time of steps 2…N over N − 1, as in Box3D's benchmark program. The broadphase scenes
-// (bench/) skip three updates, then time `steps` updates. The value is the median over repeats.
-// The hash must agree across repeats and thread counts. --details adds CSV sections (each
+// The scene library's benchmark scenes (demos/scenes: Box3D's set, Jolt's pyramid, free_fall,
+// box_layers...) step a world: `steps` steps of 60 Hz with 4 sub-steps; the first is excluded and
+// ms_per_step is the time of steps 2…N over N − 1, as in Box3D's benchmark program. The broadphase
+// scenes (bench/) skip three updates, then time `steps` updates. The value is the median over
+// repeats. The hash must agree across repeats and thread counts. --details adds CSV sections (each
 // after a blank line and its header) with the statistics of the scenes that report some: the
 // broadphase scenes' pair counts, the library scenes' counters and standing check.
 // SPDX-License-Identifier: MIT
@@ -144,7 +144,7 @@ static void usage(FILE* out)
 				 "  Prints scene,bodies,threads,steps,ms_per_step,hash (median of R repeats; default 1,2 threads).\n"
 				 "  World scenes take N steps and time steps 2..N (N >= 2); broadphase scenes time N updates.\n"
 				 "  --scene library runs the scene library's benchmark scenes (Box3D's set, jolt_pyramid,\n"
-				 "  free_fall, the mesh scenes): every world scene.\n"
+				 "  free_fall, box_layers, the mesh scenes): every world scene.\n"
 				 "  --details adds CSV sections with per-scene statistics (pair counts, update modes; body,\n"
 				 "  shape, joint and contact counters and the standing check of large_pyramid).\n"
 				 "  --gpu runs the broadphase scenes' batch path on CUDA where a device exists.\n");

@@ -1,7 +1,7 @@
 // kollide-bench — the table of the scenes that live in bench/: the broadphase scenes, which time the
 // broadphase alone on synthetic motion (no world). The scene library's benchmark scenes
-// (demos/scenes: Box3D's set, Jolt's pyramid, free_fall...) are appended at run time by
-// bench_main.c.
+// (demos/scenes: Box3D's set, Jolt's pyramid, free_fall, box_layers...) are appended at run time
+// by bench_main.c.
 // SPDX-License-Identifier: MIT
 #include "bench_scenes.h"
 

@@ -28,6 +28,7 @@ extern const kl_scene kl_scene_washer;
 extern const kl_scene kl_scene_junkyard;
 extern const kl_scene kl_scene_jolt_pyramid;
 extern const kl_scene kl_scene_free_fall;
+extern const kl_scene kl_scene_box_layers;
 // -- validation scenes
 extern const kl_scene kl_scene_vertical_stack;
 extern const kl_scene kl_scene_pyramid;
@@ -59,6 +60,7 @@ static const kl_scene* const scenes[] = {
 	&kl_scene_junkyard,
 	&kl_scene_jolt_pyramid,
 	&kl_scene_free_fall,
+	&kl_scene_box_layers,
 	// -- validation scenes
 	&kl_scene_vertical_stack,
 	&kl_scene_pyramid,

@@ -22,7 +22,7 @@ struct kl_scene
 	/// scene's own seed). NULL for scenes without one. A chaotic scene is judged over several seeds.
 	bool (*create_seeded)(kl_world_id world, uint32_t seed, void** state);
 	/// Builds the scene at a size of count bodies (create builds the scene's own size). NULL for
-	/// scenes without a size.
+	/// scenes without a size; box_layers has one (the viewer's --bench-boxes N).
 	bool (*create_sized)(kl_world_id world, int count, void** state);
 	/// Called before every step (kinematic drivers). May be NULL.
 	void (*before_step)(kl_world_id world, void* state, int step_index, float dt);

@@ -31,8 +31,8 @@ typedef enum kl_viewer_source
 {
 	KL_VIEWER_SOURCE_SCENE = 0,
 	KL_VIEWER_SOURCE_FILE,
-	KL_VIEWER_SOURCE_BENCH,
-	KL_VIEWER_SOURCE_PLY, ///< --ply files over an empty world
+	KL_VIEWER_SOURCE_BENCH, ///< --bench-boxes N: the box_layers scene at N boxes
+	KL_VIEWER_SOURCE_PLY,	///< --ply files over an empty world
 } kl_viewer_source;
 
 /// Frame-time samples (ms) for medians.
@@ -64,7 +64,7 @@ typedef struct kl_viewer_app
 	// The world.
 	kl_viewer_source source;
 	int scene_index;  ///< in kl_scene_list (source SCENE)
-	kl_scene_run run; ///< run.scene is NULL for files and the bench grid
+	kl_scene_run run; ///< run.scene is NULL for scene files and PLY views
 	kl_fixed_timestep timestep;
 	kl_viewer_pick pick;
 	vec3s scene_center; ///< framing of the scene's bodies

@@ -181,7 +181,7 @@ void kl_viewer_print_usage(FILE* out)
 				 "  --screenshot F  write the last frame as PNG\n"
 				 "  --record DIR    write DIR/frame_000000.png ... for every frame\n"
 				 "  --stats         print frame, step and render time medians at exit\n"
-				 "  --bench-boxes N a grid of N boxes (frame-time measurements)\n"
+				 "  --bench-boxes N the box_layers scene at N boxes (frame-time measurements)\n"
 				 "  --ply F.ply     show a coloured PLY mesh (repeat for up to 4, side by side) with\n"
 				 "                  a legend of its value range (kollide-collide --heatmap files)\n"
 				 "Keys: F1 help on screen.\n");
