@@ -1,12 +1,12 @@
 // kollide-bench — runs benchmark scenes and prints one CSV row per scene and thread count:
 //   scene,bodies,threads,steps,ms_per_step,hash
-// Scenes that step a world (free_fall and the scene library's benchmark scenes: Box3D's set, Jolt's
-// pyramid) take `steps` steps of 60 Hz with 4 sub-steps; the first is excluded and ms_per_step is the
-// time of steps 2…N over N − 1, as in Box3D's benchmark program. Scenes that run themselves warm up
-// as they document (the broadphase scenes skip three updates, then time `steps` updates). The value
-// is the median over repeats. The hash must agree across repeats and thread counts. --details adds
-// CSV sections (each after a blank line and its header) with the statistics of the scenes that
-// report some: the broadphase scenes' pair counts, the library scenes' counters and standing check.
+// The scene library's benchmark scenes (demos/scenes: Box3D's set, Jolt's pyramid, free_fall,
+// box_layers...) step a world: `steps` steps of 60 Hz with 4 sub-steps; the first is excluded and
+// ms_per_step is the time of steps 2…N over N − 1, as in Box3D's benchmark program. The broadphase
+// scenes (bench/) skip three updates, then time `steps` updates. The value is the median over
+// repeats. The hash must agree across repeats and thread counts. --details adds CSV sections (each
+// after a blank line and its header) with the statistics of the scenes that report some: the
+// broadphase scenes' pair counts, the library scenes' counters and standing check.
 // SPDX-License-Identifier: MIT
 #include "bench_scenes.h"
 #include "scenes.h"
@@ -15,7 +15,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define KL_BENCH_MAX_THREADS 16
 
@@ -113,9 +112,15 @@ static bool gather_scenes(void)
 	{
 		if (library[i]->benchmark_steps > 0 && !in_table(library[i]->name))
 		{
-			s_scenes[s_scene_count++] = (kl_bench_scene){library[i]->name, library[i]->description, NULL,
-														  library[i]->benchmark_steps, 1.0f / 60.0f, 4,
-														  kl_bench_library_run, kl_bench_library_details_header};
+			s_scenes[s_scene_count++] = (kl_bench_scene){
+				.name = library[i]->name,
+				.description = library[i]->description,
+				.default_steps = library[i]->benchmark_steps,
+				.dt = 1.0f / 60.0f,
+				.substeps = 4,
+				.run = kl_bench_library_run,
+				.details_header = kl_bench_library_details_header,
+			};
 		}
 	}
 	return true;
@@ -124,13 +129,6 @@ static bool gather_scenes(void)
 static bool is_library_scene(const kl_bench_scene* scene)
 {
 	return scene->run == kl_bench_library_run;
-}
-
-static double now_seconds(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1.0e-9 * (double)ts.tv_nsec;
 }
 
 static int compare_doubles(const void* a, const void* b)
@@ -145,7 +143,8 @@ static void usage(FILE* out)
 				 " [--details] [--gpu] [--list]\n"
 				 "  Prints scene,bodies,threads,steps,ms_per_step,hash (median of R repeats; default 1,2 threads).\n"
 				 "  World scenes take N steps and time steps 2..N (N >= 2); broadphase scenes time N updates.\n"
-				 "  --scene library runs the scene library's benchmark scenes (Box3D's set, jolt_pyramid).\n"
+				 "  --scene library runs the scene library's benchmark scenes (Box3D's set, jolt_pyramid,\n"
+				 "  free_fall, box_layers, the mesh scenes): every world scene.\n"
 				 "  --details adds CSV sections with per-scene statistics (pair counts, update modes; body,\n"
 				 "  shape, joint and contact counters and the standing check of large_pyramid).\n"
 				 "  --gpu runs the broadphase scenes' batch path on CUDA where a device exists.\n");
@@ -243,8 +242,8 @@ static int parse_args(int argc, char** argv, bench_options* o)
 	return -1; // run
 }
 
-// One repeat of a scene that runs itself.
-static bool run_self(const kl_bench_scene* scene, const kl_bench_run_options* options, double* ms,
+// One repeat of a scene.
+static bool run_once(const kl_bench_scene* scene, const kl_bench_run_options* options, double* ms,
 					 kl_bench_result* result)
 {
 	*ms = scene->run(scene, options, result);
@@ -256,38 +255,10 @@ static bool run_self(const kl_bench_scene* scene, const kl_bench_run_options* op
 	return true;
 }
 
-// One repeat of a scene that builds a world: steps steps, the first untimed. Returns the mean ms
-// of steps 2…N, negative on failure.
-static double run_world(const kl_bench_scene* scene, int threads, int steps, uint32_t* hash, int* bodies)
-{
-	kl_world_id world = scene->create(threads);
-	if (KL_IS_NULL(world))
-	{
-		fprintf(stderr, "kollide-bench: scene %s failed: %s\n", scene->name, kl_last_error());
-		return -1.0;
-	}
-	*bodies = kl_world_get_bodies(world, NULL, 0);
-	kl_result step = kl_world_step(world, scene->dt, scene->substeps); // warm-up: first step excluded
-	double t0 = now_seconds();
-	for (int s = 1; s < steps && step == KL_OK; ++s)
-	{
-		step = kl_world_step(world, scene->dt, scene->substeps);
-	}
-	double ms = 1000.0 * (now_seconds() - t0) / (steps - 1);
-	*hash = kl_world_hash_transforms(world);
-	if (step != KL_OK)
-	{
-		fprintf(stderr, "kollide-bench: scene %s: step failed: %s\n", scene->name, kl_last_error());
-		ms = -1.0;
-	}
-	kl_destroy_world(world);
-	return ms;
-}
-
 static int run_scene(const kl_bench_scene* scene, int threads, const bench_options* o, uint32_t* hash)
 {
 	int steps = o->steps > 0 ? o->steps : scene->default_steps;
-	if ((scene->create != NULL || is_library_scene(scene)) && steps < 2)
+	if (is_library_scene(scene) && steps < 2)
 	{
 		fprintf(stderr, "kollide-bench: scene %s steps a world and needs --steps >= 2 (the first is untimed)\n",
 				scene->name);
@@ -298,26 +269,14 @@ static int run_scene(const kl_bench_scene* scene, int threads, const bench_optio
 	kl_bench_result result = {0};
 	for (int r = 0; r < o->repeats; ++r)
 	{
-		uint32_t h = 0;
-		if (scene->run != NULL)
+		// The details row comes from the last repeat.
+		kl_bench_run_options ro = {threads, steps, o->details && r == o->repeats - 1, o->gpu};
+		if (!run_once(scene, &ro, &samples[r], &result))
 		{
-			// The details row comes from the last repeat.
-			kl_bench_run_options ro = {threads, steps, o->details && r == o->repeats - 1, o->gpu};
-			if (!run_self(scene, &ro, &samples[r], &result))
-			{
-				return 1;
-			}
-			h = result.hash;
-			bodies = result.bodies;
+			return 1;
 		}
-		else
-		{
-			samples[r] = run_world(scene, threads, steps, &h, &bodies);
-			if (samples[r] < 0.0)
-			{
-				return 1;
-			}
-		}
+		uint32_t h = result.hash;
+		bodies = result.bodies;
 		if (r > 0 && h != *hash)
 		{
 			fprintf(stderr, "kollide-bench: scene %s is not deterministic across repeats\n", scene->name);
@@ -326,8 +285,8 @@ static int run_scene(const kl_bench_scene* scene, int threads, const bench_optio
 		*hash = h;
 	}
 	qsort(samples, (size_t)o->repeats, sizeof(double), compare_doubles);
-	double median = o->repeats % 2 ? samples[o->repeats / 2]
-								   : 0.5 * (samples[o->repeats / 2 - 1] + samples[o->repeats / 2]);
+	double median =
+		o->repeats % 2 ? samples[o->repeats / 2] : 0.5 * (samples[o->repeats / 2 - 1] + samples[o->repeats / 2]);
 	printf("%s,%d,%d,%d,%.4f,0x%08x\n", scene->name, bodies, threads, steps, median, *hash);
 	fflush(stdout);
 	if (o->details && result.details[0] != '\0')

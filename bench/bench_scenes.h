@@ -1,20 +1,21 @@
-// kollide-bench — the scene registry. A scene builds a world and the runner steps and times it,
-// or, for scenes that time something other than kl_world_step, the scene runs itself. The scenes
-// of the shared scene library (demos/scenes) with a benchmark step count are added at run time.
+// kollide-bench — the scene registry. Every scene runs itself: it sets up, times the updates and
+// hands back the mean and a hash. The table holds the broadphase scenes (bench/); the scenes of the
+// shared scene library (demos/scenes) with a benchmark step count are added at run time and run
+// through kl_bench_library_run.
 // SPDX-License-Identifier: MIT
 #pragma once
 
 #include <kollide/kollide.h>
 
-/// What a self-running scene hands back for one repeat.
+/// What a scene hands back for one repeat.
 typedef struct kl_bench_result
 {
-	uint32_t hash; ///< must not depend on threads or repeat
-	int bodies;	   ///< what the scene counts: bodies, proxies...
+	uint32_t hash;	   ///< must not depend on threads or repeat
+	int bodies;		   ///< what the scene counts: bodies, proxies...
 	char details[320]; ///< optional row for the --details section ("" when none)
 } kl_bench_result;
 
-/// How a self-running scene is run.
+/// How a scene is run.
 typedef struct kl_bench_run_options
 {
 	int threads;
@@ -29,13 +30,11 @@ struct kl_bench_scene
 {
 	const char* name;
 	const char* description;
-	/// Builds the world with the given worker count (null id on failure).
-	kl_world_id (*create)(int worker_count);
 	int default_steps;
-	float dt;
-	int substeps;
-	/// Optional, used instead of create: sets up, warms up, times options->steps updates and
-	/// returns the mean ms per update (negative on failure).
+	float dt;	  ///< step of the library scenes (0 for the broadphase scenes)
+	int substeps; ///< sub-steps of the library scenes (0 for the broadphase scenes)
+	/// Sets up, warms up, times options->steps updates and returns the mean ms per update
+	/// (negative on failure).
 	double (*run)(const kl_bench_scene* scene, const kl_bench_run_options* options, kl_bench_result* result);
 	/// Header of the --details rows the scene writes (NULL: the broadphase header).
 	const char* details_header;
@@ -43,8 +42,6 @@ struct kl_bench_scene
 
 extern const kl_bench_scene kl_bench_scenes[];
 extern const int kl_bench_scene_count;
-
-kl_world_id kl_bench_free_fall(int worker_count);
 
 /// The broadphase scenes (scene_broadphase.c): synthetic motion from bp_motion.c, found by name.
 double kl_bench_broadphase(const kl_bench_scene* scene, const kl_bench_run_options* options, kl_bench_result* result);

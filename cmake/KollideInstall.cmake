@@ -1,5 +1,5 @@
 # Installs headers, the libraries, a CMake package (find_package(kollide) -> kollide::kollide, the
-# shared library, and kollide::kollide_static) and kollide.pc.
+# shared library, and kollide::kollide_static), kollide.pc and the LICENSE file.
 include(CMakePackageConfigHelpers)
 
 set(KL_INSTALL_TARGETS kollide kollide_api)
@@ -14,6 +14,8 @@ install(TARGETS ${KL_INSTALL_TARGETS} EXPORT kollideTargets
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(DIRECTORY include/kollide DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+# The MIT License asks that its notice go with every copy, installed ones included.
+install(FILES LICENSE DESTINATION ${CMAKE_INSTALL_DOCDIR})
 
 set(KL_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/kollide)
 install(EXPORT kollideTargets NAMESPACE kollide:: DESTINATION ${KL_CMAKE_DIR})

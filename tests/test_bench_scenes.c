@@ -1,7 +1,8 @@
 // Kollide tests — the scene library's benchmark scenes (Box3D's set, Jolt's pyramid) are built as
 // BENCHMARKS.md defines them: body, shape and joint counts, the world settings, and the turn from
 // Box3D's y-up frame to Kollide's z-up one (pyramid heights, joint anchors, the drum's axis and the
-// pusher's orbit). Each scene then takes one step.
+// pusher's orbit). Each scene then takes one step. Kollide's own benchmark scenes, free_fall and
+// box_layers (also at other sizes, as the viewer's --bench-boxes builds it), keep their layouts.
 // SPDX-License-Identifier: MIT
 #include "kl_test.h"
 #include "scenes.h"
@@ -20,6 +21,8 @@ typedef struct bench_expect
 	bool sleep; ///< world sleeping
 } bench_expect;
 
+// One scene per row (clang-format would pack two to a line).
+// clang-format off
 static const bench_expect expected[] = {
 	{"large_pyramid", 200, 5051, 5050, 5051, 0, false},
 	{"many_pyramids", 100, 10781, 10780, 10781, 0, true},
@@ -29,6 +32,7 @@ static const bench_expect expected[] = {
 	{"junkyard", 500, 10586, 10584, 10590, 0, true},
 	{"jolt_pyramid", 500, 1241, 1240, 1241, 0, false},
 };
+// clang-format on
 #define EXPECTED_COUNT ((int)(sizeof(expected) / sizeof(expected[0])))
 
 static const float k_pi = 3.14159265358979f;
@@ -264,12 +268,114 @@ static void test_convex_pile_hull(void** state)
 	kl_scene_stop(&run);
 }
 
+/// free_fall: 10,000 dynamic bodies on a 2 m grid in x and y, 50…60 m up, in the default world;
+/// every fourth body is a rod with a ball (two shapes); no ground.
+static void test_free_fall(void** state)
+{
+	(void)state;
+	const kl_scene* scene = kl_scene_find("free_fall");
+	assert_non_null(scene);
+	assert_int_equal(scene->benchmark_steps, 200);
+	assert_null(scene->configure);
+	kl_scene_run run;
+	start("free_fall", &run);
+	kl_counters c = kl_world_get_counters(run.world);
+	assert_int_equal(c.body_count, 10000);
+	assert_int_equal(c.shape_count, 12500);
+	kl_body_id* bodies = NULL;
+	int n = all_bodies(run.world, &bodies);
+	assert_int_equal(n, 10000);
+	for (int b = 0; b < n; ++b)
+	{
+		assert_int_equal(kl_body_get_type(bodies[b]), KL_BODY_DYNAMIC);
+		vec3s p = kl_body_get_position(bodies[b]);
+		assert_near(p.x, 2.0f * (float)(b % 100), 0.0f);
+		assert_near(p.y, 2.0f * (float)(b / 100), 0.0f);
+		assert_true(p.z >= 50.0f && p.z < 60.0f);
+	}
+	free(bodies);
+	assert_int_equal(kl_scene_step(&run, 1.0f / 60.0f, 4), KL_OK);
+	kl_scene_stop(&run);
+}
+
+/// The dynamic bodies' positions (caller frees); returns their number.
+static int dynamic_positions(kl_world_id world, vec3s** out)
+{
+	kl_body_id* bodies = NULL;
+	int n = all_bodies(world, &bodies);
+	*out = malloc(sizeof(vec3s) * (size_t)(n > 0 ? n : 1));
+	assert_non_null(*out);
+	int dynamic = 0;
+	for (int b = 0; b < n; ++b)
+	{
+		if (kl_body_get_type(bodies[b]) == KL_BODY_DYNAMIC)
+		{
+			(*out)[dynamic++] = kl_body_get_position(bodies[b]);
+		}
+	}
+	free(bodies);
+	return dynamic;
+}
+
+/// box_layers: a ground and 10,000 unit boxes, sleeping off. At a size of count boxes (the viewer's
+/// --bench-boxes), fewer than a layer make one layer ceil(sqrt(count)) boxes to a row on a 1.1 m
+/// grid centred on the origin; more fill 40 × 40 layers, each 1.05 m above the last. Scenes
+/// without a size, and a size below one, build nothing.
+static void test_box_layers(void** state)
+{
+	(void)state;
+	const kl_scene* scene = kl_scene_find("box_layers");
+	assert_non_null(scene);
+	assert_non_null(scene->create_sized);
+	assert_int_equal(scene->benchmark_steps, 120);
+	kl_scene_run run;
+	start("box_layers", &run);
+	assert_false(kl_world_get_def(run.world).enable_sleep);
+	assert_int_equal(kl_world_get_counters(run.world).body_count, 10001);
+	assert_true(KL_IS_NON_NULL(kl_world_find_body(run.world, "ground")));
+	kl_scene_stop(&run);
+
+	vec3s* p = NULL;
+	assert_true(kl_scene_start_sized(scene, 1, 7, &run));
+	assert_false(kl_world_get_def(run.world).enable_sleep);
+	assert_int_equal(dynamic_positions(run.world, &p), 7);
+	for (int i = 0; i < 7; ++i)
+	{
+		assert_near(p[i].x, 1.1f * (float)(i % 3 - 1), 1.0e-6);
+		assert_near(p[i].y, 1.1f * (float)(i / 3 - 1), 1.0e-6);
+		assert_near(p[i].z, 0.5f, 0.0f);
+	}
+	free(p);
+	kl_scene_stop(&run);
+
+	assert_true(kl_scene_start_sized(scene, 1, 1601, &run));
+	assert_int_equal(dynamic_positions(run.world, &p), 1601);
+	assert_near(p[0].x, -21.45f, 1.0e-5);
+	assert_near(p[0].y, -21.45f, 1.0e-5);
+	assert_near(p[1599].x, 21.45f, 1.0e-5);
+	assert_near(p[1599].y, 21.45f, 1.0e-5);
+	assert_near(p[1599].z, 0.5f, 0.0f);
+	assert_near(p[1600].x, p[0].x, 0.0f);
+	assert_near(p[1600].y, p[0].y, 0.0f);
+	assert_near(p[1600].z, 1.55f, 1.0e-6);
+	free(p);
+	assert_int_equal(kl_scene_step(&run, 1.0f / 60.0f, 4), KL_OK);
+	kl_scene_stop(&run);
+
+	assert_false(kl_scene_start_sized(kl_scene_find("large_pyramid"), 1, 10, &run));
+	assert_false(kl_world_is_valid(run.world));
+	assert_false(kl_scene_start_sized(scene, 1, 0, &run));
+	assert_false(kl_world_is_valid(run.world));
+	kl_clear_error();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_counts_and_settings), cmocka_unit_test(test_large_pyramid_layout),
 		cmocka_unit_test(test_joint_grid_anchors),	cmocka_unit_test(test_washer_drum),
 		cmocka_unit_test(test_junkyard_pusher),		cmocka_unit_test(test_convex_pile_hull),
+		cmocka_unit_test(test_free_fall),			cmocka_unit_test(test_box_layers),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

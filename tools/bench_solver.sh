@@ -3,12 +3,10 @@
 # beside it on large_pyramid. Builds kollide-bench and kollide-bench-bullet (Release,
 # -DKOLLIDE_BULLET_BENCH=ON, needs libbullet-dev) in build/bench, then runs the two programs
 # interleaved, scene by scene (Kollide, Bullet, Kollide, Bullet ...), because these machines drift
-# by tens of percent within minutes; prints the medians over the rounds, Bullet / Kollide and
-# Box3D / Kollide (Box3D's figures are BENCHMARKS.md's, measured on this kind of machine), and the
-# standing check of large_pyramid for both engines.
+# by tens of percent within minutes; prints the medians over the rounds, Bullet / Kollide, and the
+# standing check of large_pyramid for both engines. Box3D side by side: tools/bench_box3d.sh.
 #
 # Every figure is ms per 60 Hz step with 4 sub-steps: N steps, the first excluded, time / (N − 1).
-# The Box3D ratios hold only for the scenes' own N (STEPS unset).
 #
 # Environment: ROUNDS (3), THREADS (Kollide worker counts, "1,2"), SCENES (default "large_pyramid";
 # any of large_pyramid many_pyramids convex_pile joint_grid washer junkyard jolt_pyramid, or "all"),
@@ -83,14 +81,6 @@ awk -F, -v checks="$out/checks.csv" '
 	function fmt(x) { return x == "" ? "-" : sprintf("%.2f", x) }
 	function ratio(a, b) { return a == "" || b == "" || b + 0 <= 0 ? "-" : sprintf("%.2f", a / b) }
 	BEGIN {
-		# Box3D 1 and 2 threads on a 2 vCPU EPYC (BENCHMARKS.md §1).
-		box3d["large_pyramid:1"] = 21.1; box3d["large_pyramid:2"] = 12.9
-		box3d["many_pyramids:1"] = 62.4; box3d["many_pyramids:2"] = 34.0
-		box3d["convex_pile:1"] = 56.7; box3d["convex_pile:2"] = 32.1
-		box3d["joint_grid:1"] = 23.0; box3d["joint_grid:2"] = 14.7
-		box3d["washer:1"] = 54.4; box3d["washer:2"] = 32.6
-		box3d["junkyard:1"] = 88.5; box3d["junkyard:2"] = 46.5
-		box3d["jolt_pyramid:1"] = 13.9; box3d["jolt_pyramid:2"] = 9.6 # Jolt, not Box3D
 		while ((getline line < checks) > 0) {
 			split(line, f, ",")
 			key = f[1] ":" f[2]
@@ -114,18 +104,17 @@ awk -F, -v checks="$out/checks.csv" '
 		return sprintf("%d/%d%s", stood[key], total[key], key in fell ? sprintf(" dz=%.2f", fell[key]) : "")
 	}
 	END {
-		printf "%-14s %9s %9s %9s %8s %8s %8s %8s %7s  %-18s %-18s %s\n", "scene", "kollide1T", "kollide2T", "bullet",
-			"B/K1", "B/K2", "box3d/K1", "box3d/K2", "rounds", "kollide standing", "bullet standing", "hashes"
+		printf "%-14s %9s %9s %9s %8s %8s %7s  %-18s %-18s %s\n", "scene", "kollide1T", "kollide2T", "bullet",
+			"B/K1", "B/K2", "rounds", "kollide standing", "bullet standing", "hashes"
 		for (i = 1; i <= count; i++) {
 			s = order[i]
 			k1 = med("kollide:" s ":1"); k2 = med("kollide:" s ":2"); b = med("bullet:" s ":1")
 			check = ("kollide:" s) in hash_diff || ("bullet:" s) in hash_diff ? "DIFFER" : "agree"
-			printf "%-14s %9s %9s %9s %8s %8s %8s %8s %7d  %-18s %-18s %s\n", s, fmt(k1), fmt(k2), fmt(b), ratio(b, k1),
-				ratio(b, k2), ratio(box3d[s ":1"], k1), ratio(box3d[s ":2"], k2), n["kollide:" s ":1"],
+			printf "%-14s %9s %9s %9s %8s %8s %7d  %-18s %-18s %s\n", s, fmt(k1), fmt(k2), fmt(b), ratio(b, k1),
+				ratio(b, k2), n["kollide:" s ":1"],
 				standing("kollide:" s), standing("bullet:" s), check
 		}
-		print "ms per 60 Hz step (4 sub-steps), medians over the rounds; B/K = Bullet (1 thread) / Kollide;"
-		print "box3d/K = Box3D'"'"'s figure for the same thread count / Kollide (jolt_pyramid: Jolt'"'"'s); > 1: Kollide is faster."
+		print "ms per 60 Hz step (4 sub-steps), medians over the rounds; B/K = Bullet (1 thread) / Kollide; > 1: Kollide is faster."
 		print "standing: runs that ended standing (top within 0.25 m sideways and 2 % of its height, nothing sank > 0.1 m; dz: the top'"'"'s height change"
 		print "in the last run that fell); hashes: each engine'"'"'s final transforms across its runs and thread counts."
 	}' "$out/rows.csv"

@@ -5,7 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-// Each scene file defines one `const kl_scene kl_scene_<name>`; list it here, in menu order.
+// Each scene is one file, <kind>_<name>.c (kind: demo, validation or bench), that defines
+// `const kl_scene kl_scene_<name>`; list it here, in menu order.
 // -- demo scenes (the viewer's menu starts with them)
 extern const kl_scene kl_scene_falling_boxes;
 extern const kl_scene kl_scene_dominoes;
@@ -18,7 +19,7 @@ extern const kl_scene kl_scene_mesh_pile;
 extern const kl_scene kl_scene_gear_train;
 extern const kl_scene kl_scene_screw_block;
 extern const kl_scene kl_scene_bowl_stack;
-// -- benchmark scenes (Box3D's set, BENCHMARKS.md)
+// -- benchmark scenes (Box3D's set, BENCHMARKS.md; Jolt's pyramid; Kollide's own)
 extern const kl_scene kl_scene_large_pyramid;
 extern const kl_scene kl_scene_many_pyramids;
 extern const kl_scene kl_scene_convex_pile;
@@ -26,6 +27,8 @@ extern const kl_scene kl_scene_joint_grid;
 extern const kl_scene kl_scene_washer;
 extern const kl_scene kl_scene_junkyard;
 extern const kl_scene kl_scene_jolt_pyramid;
+extern const kl_scene kl_scene_free_fall;
+extern const kl_scene kl_scene_box_layers;
 // -- validation scenes
 extern const kl_scene kl_scene_vertical_stack;
 extern const kl_scene kl_scene_pyramid;
@@ -56,6 +59,8 @@ static const kl_scene* const scenes[] = {
 	&kl_scene_washer,
 	&kl_scene_junkyard,
 	&kl_scene_jolt_pyramid,
+	&kl_scene_free_fall,
+	&kl_scene_box_layers,
 	// -- validation scenes
 	&kl_scene_vertical_stack,
 	&kl_scene_pyramid,
@@ -85,8 +90,9 @@ const kl_scene* kl_scene_find(const char* name)
 	return NULL;
 }
 
-/// Creates the configured world and builds the scene into it: with create_seeded when seeded.
-static bool start_scene(const kl_scene* scene, int worker_count, bool seeded, uint32_t seed, kl_scene_run* run)
+/// Creates the world of a run: the default definition with worker_count workers, configured by
+/// the scene. False if the world cannot be created.
+static bool create_world(const kl_scene* scene, int worker_count, kl_scene_run* run)
 {
 	memset(run, 0, sizeof(*run));
 	kl_world_def def = kl_default_world_def();
@@ -97,23 +103,24 @@ static bool start_scene(const kl_scene* scene, int worker_count, bool seeded, ui
 	}
 	run->scene = scene;
 	run->world = kl_create_world(&def);
-	if (!kl_world_is_valid(run->world))
-	{
-		return false;
-	}
-	bool built = seeded ? scene->create_seeded(run->world, seed, &run->state) : scene->create(run->world, &run->state);
+	return kl_world_is_valid(run->world);
+}
+
+/// Ends a start with the result of the scene's builder: a world the scene failed to build into
+/// is destroyed.
+static bool finish_start(kl_scene_run* run, bool built)
+{
 	if (!built)
 	{
 		kl_destroy_world(run->world);
 		run->world = (kl_world_id){0};
-		return false;
 	}
-	return true;
+	return built;
 }
 
 bool kl_scene_start(const kl_scene* scene, int worker_count, kl_scene_run* run)
 {
-	return start_scene(scene, worker_count, false, 0u, run);
+	return create_world(scene, worker_count, run) && finish_start(run, scene->create(run->world, &run->state));
 }
 
 bool kl_scene_start_seeded(const kl_scene* scene, int worker_count, uint32_t seed, kl_scene_run* run)
@@ -123,7 +130,19 @@ bool kl_scene_start_seeded(const kl_scene* scene, int worker_count, uint32_t see
 		memset(run, 0, sizeof(*run));
 		return false;
 	}
-	return start_scene(scene, worker_count, true, seed, run);
+	return create_world(scene, worker_count, run) &&
+		   finish_start(run, scene->create_seeded(run->world, seed, &run->state));
+}
+
+bool kl_scene_start_sized(const kl_scene* scene, int worker_count, int count, kl_scene_run* run)
+{
+	if (scene->create_sized == NULL)
+	{
+		memset(run, 0, sizeof(*run));
+		return false;
+	}
+	return create_world(scene, worker_count, run) &&
+		   finish_start(run, scene->create_sized(run->world, count, &run->state));
 }
 
 kl_result kl_scene_step(kl_scene_run* run, float dt, int substeps)

@@ -21,6 +21,9 @@ struct kl_scene
 	/// Builds the variant of a scene with a random layout drawn from seed (create draws from the
 	/// scene's own seed). NULL for scenes without one. A chaotic scene is judged over several seeds.
 	bool (*create_seeded)(kl_world_id world, uint32_t seed, void** state);
+	/// Builds the scene at a size of count bodies (create builds the scene's own size). NULL for
+	/// scenes without a size; box_layers has one (the viewer's --bench-boxes N).
+	bool (*create_sized)(kl_world_id world, int count, void** state);
 	/// Called before every step (kinematic drivers). May be NULL.
 	void (*before_step)(kl_world_id world, void* state, int step_index, float dt);
 	/// Frees the state. May be NULL.
@@ -46,6 +49,8 @@ typedef struct kl_scene_run
 bool kl_scene_start(const kl_scene* scene, int worker_count, kl_scene_run* run);
 /// kl_scene_start with the layout drawn from seed (create_seeded); false for scenes without one.
 bool kl_scene_start_seeded(const kl_scene* scene, int worker_count, uint32_t seed, kl_scene_run* run);
+/// kl_scene_start with count bodies (create_sized); false for scenes without a size.
+bool kl_scene_start_sized(const kl_scene* scene, int worker_count, int count, kl_scene_run* run);
 /// before_step, then kl_world_step(dt, substeps).
 kl_result kl_scene_step(kl_scene_run* run, float dt, int substeps);
 void kl_scene_stop(kl_scene_run* run);

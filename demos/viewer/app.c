@@ -4,7 +4,6 @@
 // SPDX-License-Identifier: MIT
 #include "app.h"
 
-#include "bench_boxes.h"
 #include "hud.h"
 #include "input.h"
 #include "picking.h"
@@ -20,6 +19,8 @@
 static const float kl_viewer_dt = 1.0f / 60.0f;
 static const int kl_viewer_substeps = 4;
 static const char* const kl_viewer_default_scene = "pyramid";
+/// The library scene --bench-boxes N builds at N boxes.
+static const char* const kl_viewer_bench_scene = "box_layers";
 
 static double now_ms(void)
 {
@@ -65,7 +66,7 @@ static void stop_world(kl_viewer_app* app)
 	memset(&app->run, 0, sizeof(app->run));
 }
 
-/// Builds the world from app->source (scene_index, the scene file or the bench grid).
+/// Builds the world from app->source (scene_index, the scene file, the PLY view or box_layers).
 static bool start_world(kl_viewer_app* app)
 {
 	stop_world(app);
@@ -95,15 +96,8 @@ static bool start_world(kl_viewer_app* app)
 		app->run.world = kl_scene_load_file(app->options.scene_file, &lo);
 		return kl_world_is_valid(app->run.world);
 	}
-	kl_world_def def = kl_default_world_def();
-	def.worker_count = threads;
-	def.enable_sleep = false; // every frame steps all the boxes: the step cost stays measurable
-	app->run.world = kl_create_world(&def);
-	if (!kl_world_is_valid(app->run.world))
-	{
-		return false;
-	}
-	return kl_viewer_build_bench_boxes(app->run.world, app->options.bench_boxes);
+	const kl_scene* bench = kl_scene_find(kl_viewer_bench_scene);
+	return bench != NULL && kl_scene_start_sized(bench, threads, app->options.bench_boxes, &app->run);
 }
 
 /// Unions the bounds of the shapes of bodies of the wanted kind; false if none is finite.
@@ -220,7 +214,7 @@ const char* kl_viewer_app_scene_name(const kl_viewer_app* app)
 	}
 	if (app->source == KL_VIEWER_SOURCE_BENCH)
 	{
-		return "bench_boxes";
+		return kl_viewer_bench_scene;
 	}
 	if (app->source == KL_VIEWER_SOURCE_PLY)
 	{
@@ -244,8 +238,8 @@ static bool alloc_samples(kl_viewer_samples* s, int capacity)
 static bool create_graphics(kl_viewer_app* app, char* error, int capacity)
 {
 	char detail[512] = "";
-	app->gl = kl_gl_context_create(app->options.width, app->options.height, "kollide-viewer", detail,
-								   (int)sizeof(detail));
+	app->gl =
+		kl_gl_context_create(app->options.width, app->options.height, "kollide-viewer", detail, (int)sizeof(detail));
 	if (app->gl == NULL)
 	{
 		set_error(error, capacity, "cannot open an OpenGL 3.3 window", detail);
@@ -299,10 +293,10 @@ kl_viewer_app* kl_viewer_app_create(const kl_viewer_options* options, char* erro
 		kl_viewer_app_destroy(app);
 		return NULL;
 	}
-	app->source = options->scene_file != NULL	? KL_VIEWER_SOURCE_FILE
-				  : options->bench_boxes > 0 ? KL_VIEWER_SOURCE_BENCH
-				  : options->ply_count > 0	 ? KL_VIEWER_SOURCE_PLY
-											 : KL_VIEWER_SOURCE_SCENE;
+	app->source = options->scene_file != NULL ? KL_VIEWER_SOURCE_FILE
+				  : options->bench_boxes > 0  ? KL_VIEWER_SOURCE_BENCH
+				  : options->ply_count > 0	  ? KL_VIEWER_SOURCE_PLY
+											  : KL_VIEWER_SOURCE_SCENE;
 	if (!kl_viewer_ply_load(app, error, error_capacity))
 	{
 		kl_viewer_app_destroy(app);

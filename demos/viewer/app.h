@@ -20,8 +20,8 @@ typedef struct kl_viewer_pick
 	kl_body_id anchor;
 	kl_body_id body;
 	kl_joint_id joint;
-	vec3s local_point;	///< grabbed point in the body frame
-	vec3s plane_point;	///< the drag plane faces the camera through the grabbed point
+	vec3s local_point; ///< grabbed point in the body frame
+	vec3s plane_point; ///< the drag plane faces the camera through the grabbed point
 	vec3s plane_normal;
 	vec3s target;
 } kl_viewer_pick;
@@ -31,8 +31,8 @@ typedef enum kl_viewer_source
 {
 	KL_VIEWER_SOURCE_SCENE = 0,
 	KL_VIEWER_SOURCE_FILE,
-	KL_VIEWER_SOURCE_BENCH,
-	KL_VIEWER_SOURCE_PLY, ///< --ply files over an empty world
+	KL_VIEWER_SOURCE_BENCH, ///< --bench-boxes N: the box_layers scene at N boxes
+	KL_VIEWER_SOURCE_PLY,	///< --ply files over an empty world
 } kl_viewer_source;
 
 /// Frame-time samples (ms) for medians.
@@ -63,8 +63,8 @@ typedef struct kl_viewer_app
 
 	// The world.
 	kl_viewer_source source;
-	int scene_index; ///< in kl_scene_list (source SCENE)
-	kl_scene_run run; ///< run.scene is NULL for files and the bench grid
+	int scene_index;  ///< in kl_scene_list (source SCENE)
+	kl_scene_run run; ///< run.scene is NULL for scene files and PLY views
 	kl_fixed_timestep timestep;
 	kl_viewer_pick pick;
 	vec3s scene_center; ///< framing of the scene's bodies

@@ -73,8 +73,8 @@ typedef struct bool_flag
 } bool_flag;
 
 static const bool_flag bool_flags[] = {
-	{"--list", offsetof(kl_viewer_options, list)},		   {"--help", offsetof(kl_viewer_options, help)},
-	{"-h", offsetof(kl_viewer_options, help)},			   {"--paused", offsetof(kl_viewer_options, paused)},
+	{"--list", offsetof(kl_viewer_options, list)},		 {"--help", offsetof(kl_viewer_options, help)},
+	{"-h", offsetof(kl_viewer_options, help)},			 {"--paused", offsetof(kl_viewer_options, paused)},
 	{"--no-hud", offsetof(kl_viewer_options, hide_hud)}, {"--stats", offsetof(kl_viewer_options, stats)},
 };
 
@@ -97,8 +97,8 @@ static int parse_flag(int argc, char** argv, int* i, kl_viewer_options* o, char*
 	{
 		if (value == NULL || value[0] == '\0' || o->ply_count == KL_VIEWER_MAX_PLY)
 		{
-			snprintf(error, (size_t)cap, value == NULL || value[0] == '\0' ? "--ply needs a value"
-																			: "at most %d --ply files",
+			snprintf(error, (size_t)cap,
+					 value == NULL || value[0] == '\0' ? "--ply needs a value" : "at most %d --ply files",
 					 KL_VIEWER_MAX_PLY);
 			return -1;
 		}
@@ -181,7 +181,7 @@ void kl_viewer_print_usage(FILE* out)
 				 "  --screenshot F  write the last frame as PNG\n"
 				 "  --record DIR    write DIR/frame_000000.png ... for every frame\n"
 				 "  --stats         print frame, step and render time medians at exit\n"
-				 "  --bench-boxes N a grid of N boxes (frame-time measurements)\n"
+				 "  --bench-boxes N the box_layers scene at N boxes (frame-time measurements)\n"
 				 "  --ply F.ply     show a coloured PLY mesh (repeat for up to 4, side by side) with\n"
 				 "                  a legend of its value range (kollide-collide --heatmap files)\n"
 				 "Keys: F1 help on screen.\n");

@@ -21,7 +21,7 @@ typedef struct kl_viewer_options
 	int width;
 	int height;
 	int threads;
-	int bench_boxes; ///< hidden: a grid of that many boxes (frame-time measurements)
+	int bench_boxes; ///< > 0: the box_layers scene at that many boxes (frame-time measurements)
 	const char* ply_files[KL_VIEWER_MAX_PLY]; ///< --ply: coloured meshes shown statically
 	int ply_count;
 	bool list;
