@@ -4,6 +4,7 @@
 // SPDX-License-Identifier: MIT
 #include "collision_internal.h"
 
+#include <math.h>
 #include <string.h>
 
 kl_result kl_collision_test(const kl_collision_model* a, const kl_collision_pose* pose_a, const kl_collision_model* b,
@@ -164,9 +165,12 @@ kl_result kl_collision_contacts(const kl_collision_model* a, const kl_collision_
 	// Deeper than a tenth of A's radius is a pass-through, not a contact (the default 0.1 m assumes
 	// bodies of a metre or so).
 	config.max_depth = call.def.max_depth > 0.0f ? call.def.max_depth : (float)(0.1 * a->radius);
-	// The candidates get a hair more than the margin so that pairs at exactly the margin are not lost
-	// to rounding; the contacts decide.
-	bool ok = contact_candidates(&call, config.margin + (float)(1e-6 * a->radius));
+	// The candidates are every pair within the margin or max_depth, whichever is larger: a vertex as
+	// deep as a contact may go then finds its nearest surface among them, so the contacts are those of
+	// every triangle pair whatever the backend. A hair more keeps pairs at exactly that distance from
+	// being lost to rounding; the contacts decide.
+	float search = fmaxf(config.margin, config.max_depth) + (float)(1e-6 * a->radius);
+	bool ok = contact_candidates(&call, search);
 	int count = 0;
 	if (ok)
 	{
