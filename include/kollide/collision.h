@@ -81,7 +81,8 @@ typedef struct kl_collision_pose
 } kl_collision_pose;
 
 KL_API kl_collision_pose kl_collision_pose_identity(void);
-/// The pose of a transform (its quaternion normalised).
+/// The pose of a transform (its quaternion normalised; a zero or non-finite one gives a pose that
+/// kl_collision_pose_check refuses).
 KL_API kl_collision_pose kl_collision_pose_from_transform(kl_transform xf);
 /// KL_OK when every value is finite and rotation is a rotation: RᵀR = I within 1e-4 and det R > 0.
 /// Else KL_ERR_INVALID_ARGUMENT, and kl_last_error() says which. The queries check their poses so.
@@ -206,10 +207,11 @@ KL_API kl_result kl_collision_test(const kl_collision_model* a, const kl_collisi
 								   kl_collision_test_result* out);
 
 /// The contacts the engine's mesh narrowphase makes of the pose: every triangle pair within the
-/// margin is a candidate, its vertex–face and edge–edge contacts (signed by the vertices'
-/// pseudo-normals) are reduced to minimal contact sets of at most 4 points per patch. The margin and
-/// max_depth apply as given (a world narrows them by the bodies' thickness and motion). Errors as
-/// kl_collision_test.
+/// margin or max_depth, whichever is larger, is a candidate (so a vertex as deep as a contact may go
+/// finds its nearest surface, and both backends give the contacts of every pair); their vertex–face
+/// and edge–edge contacts (signed by the vertices' pseudo-normals) are reduced to minimal contact sets
+/// of at most 4 points per patch. The margin and max_depth apply as given (a world narrows them by
+/// the bodies' thickness and motion). Errors as kl_collision_test.
 KL_API kl_result kl_collision_contacts(const kl_collision_model* a, const kl_collision_pose* pose_a,
 									   const kl_collision_model* b, const kl_collision_pose* pose_b,
 									   const kl_collision_query_def* def, kl_collision_scratch* scratch,
