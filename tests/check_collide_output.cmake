@@ -1,7 +1,9 @@
 # Runs kollide-poses and kollide-collide and checks their output (cmake -P; see tests/collide_cli.cmake).
-#   MODE=collide   rel-0 poses collide, rel 0.2/0.4 poses do not; BVH = brute force; 2 threads = 1 thread
-#   MODE=contacts  rel-0 poses have contact points, the others none; BVH = brute force
-#   MODE=distance  0 at rel 0, rel·rA (within 2e-6·rA) at 0.2/0.4; BVH = brute force within 1e-6·rA
+#   MODE=collide   rel-0 poses collide, rel 0.2/0.4 poses do not; BVH = brute force = point shells;
+#                  2 threads = 1 thread
+#   MODE=contacts  rel-0 poses have contact points, the others none; BVH = brute force = point shells
+#   MODE=distance  0 at rel 0, rel·rA (within 2e-6·rA) at 0.2/0.4; BVH = brute force within 1e-6·rA;
+#                  point shells = BVH
 #   MODE=stats     --stats prints one timing line per rel group before the summary line
 #   MODE=errors    malformed pose files and missing meshes exit 1 with a message, bad options exit 2
 # Inputs: COLLIDE, POSES, MESH_A, MESH_B, OUT_DIR.
@@ -101,11 +103,13 @@ if(MODE STREQUAL "collide")
   make_poses()
   run_collide(bvh --query collide)
   run_collide(brute --query collide --method brute)
+  run_collide(ps --query collide --method pointshell)
   run_collide(threads --query collide --threads 2)
   run_collide(scalar --query collide --simd scalar --width 2 --builder longest --k 26)
   run_collide(wide --query collide --width 16 --k 46)
   run_collide(fp16 --query collide --fp16)
   expect_same("BVH and brute-force collide results" "${bvh_lines}" "${brute_lines}")
+  expect_same("BVH and point-shell collide results" "${bvh_lines}" "${ps_lines}")
   expect_same("8-ary and 16-ary (AVX-512 where the CPU has it) collide results" "${bvh_lines}" "${wide_lines}")
   expect_same("FP32 and FP16 collide results (FP16 boxes rounded outward never miss)" "${bvh_lines}" "${fp16_lines}")
   expect_same("1- and 2-thread collide results" "${bvh_lines}" "${threads_lines}")
@@ -127,7 +131,11 @@ elseif(MODE STREQUAL "contacts")
   make_poses()
   run_collide(bvh --query contacts)
   run_collide(brute --query contacts --method brute)
+  run_collide(ps --query contacts --method pointshell)
   expect_same("BVH and brute-force contacts" "${bvh_lines}" "${brute_lines}")
+  # The backends' candidates differ only in pairs beyond the margin, which these barely touching poses
+  # do not reach.
+  expect_same("BVH and point-shell contacts" "${bvh_lines}" "${ps_lines}")
   set(i 0)
   foreach(line ${bvh_lines})
     group_of(g ${i})
@@ -146,6 +154,9 @@ elseif(MODE STREQUAL "distance")
   make_poses()
   run_collide(bvh --query distance)
   run_collide(brute --query distance --method brute)
+  run_collide(ps --query distance --method pointshell)
+  # Both take the minimum of the same exact triangle distances over a set that holds the closest pair.
+  expect_same("BVH and point-shell distances" "${bvh_lines}" "${ps_lines}")
   math(EXPR tol_target "${KL_RA_NANO} / 500000") # 2e-6·rA
   math(EXPR tol_brute "${KL_RA_NANO} / 1000000 + 1") # 1e-6·rA
   set(i 0)
@@ -222,7 +233,7 @@ elseif(MODE STREQUAL "errors")
   if(NOT e_rc STREQUAL "1" OR NOT e_err MATCHES "no_such_mesh.obj")
     message(FATAL_ERROR "kollide-poses, missing mesh: expected exit 1 naming the file, got ${e_rc}: ${e_err}")
   endif()
-  foreach(bad "--query;nearest" "--builder;sah" "--k;20" "--width;3" "--threads;0")
+  foreach(bad "--query;nearest" "--method;octree" "--builder;sah" "--k;20" "--width;3" "--threads;0")
     run_tool(e ${COLLIDE} ${MESH_A} ${MESH_B} --poses ${dir}/one.txt ${bad})
     if(NOT e_rc STREQUAL "2" OR NOT e_err MATCHES "bad or missing value")
       message(FATAL_ERROR "'${bad}': expected exit 2, got ${e_rc}: ${e_err}")

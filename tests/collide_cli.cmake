@@ -1,7 +1,8 @@
 # kollide-poses and kollide-collide (tests/check_collide_output.cmake runs them): poses of the sphere
 # method collide at rel 0 and not at rel 0.2/0.4; BVH answers equal the exhaustive all-triangle-pairs
-# reference (--method brute); distances equal rel·rA; --threads 2 equals --threads 1; --stats prints one
-# line per rel group; malformed pose files, bad options and missing meshes fail with messages.
+# reference (--method brute) and the point-shell backend's (--method pointshell); distances equal
+# rel·rA; --threads 2 equals --threads 1; --stats prints one line per rel group; malformed pose files,
+# bad options and missing meshes fail with messages.
 if(TARGET kollide-collide AND TARGET kollide-poses)
   set(KL_COLLIDE_CHECK
     -DCOLLIDE=$<TARGET_FILE:kollide-collide>

@@ -121,12 +121,13 @@ static bool print_results(const peer_options* o, const kl_pose_file* poses, cons
 static void* load_model(const kl_peer_backend* backend, const char* spec, kl_pair_model* mesh)
 {
 	char err[512] = {0};
-	if (!kl_pair_load(spec, mesh, err, sizeof(err)))
+	if (!kl_pair_load(spec, false, NULL, mesh, err, sizeof(err)))
 	{
 		fprintf(stderr, "%s: %s\n", backend->tool, err);
 		return NULL;
 	}
-	kl_peer_mesh view = {spec, mesh->vertices, mesh->vertex_count, mesh->indices, mesh->triangle_count};
+	// The engine's mesh (welded, degenerate triangles dropped), as kollide-collide queries it.
+	kl_peer_mesh view = {spec, (const float*)mesh->vertices, mesh->vertex_count, mesh->indices, mesh->triangle_count};
 	double start = kl_pair_now();
 	void* model = backend->build(&view, err, sizeof(err));
 	double seconds = kl_pair_now() - start;

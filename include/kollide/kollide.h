@@ -3,6 +3,7 @@
 #pragma once
 
 #include "base.h"
+#include "collision.h"
 #include "geometry.h"
 #include "id.h"
 #include "io.h"

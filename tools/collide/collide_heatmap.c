@@ -221,7 +221,7 @@ static bool write_mesh(const char* path, const kl_pair_model* m, const char* spe
 	bool ok = vertices != NULL && colors != NULL && values != NULL;
 	for (int v = 0; ok && v < nv; ++v)
 	{
-		vertices[v] = (vec3s){{m->vertices[3 * v], m->vertices[3 * v + 1], m->vertices[3 * v + 2]}};
+		vertices[v] = m->vertices[v];
 		values[v] = f->count[v] > 0 ? (float)f->value[v] : 0.0f;
 		float rgb[3];
 		kl_colormap_rgb(hi > lo ? (float)((f->value[v] - lo) / (hi - lo)) : 0.5f, rgb);
@@ -242,8 +242,9 @@ static bool write_mesh(const char* path, const kl_pair_model* m, const char* spe
 			 : settings->value == KL_HEAT_BV  ? "BV tests"
 			 : settings->value == KL_HEAT_TRI ? "triangle tests"
 											  : "samples");
-	kl_ply_mesh ply = {{vertices, nv, m->indices, m->triangle_count}, colors, values, f->count, comments, false,
-					   0.0f, 0.0f};
+	// kl_ply_save only reads the mesh: the mesh's own indices serve as they are.
+	kl_ply_mesh ply = {{vertices, nv, (int32_t*)m->indices, m->triangle_count}, colors, values, f->count, comments,
+					   false, 0.0f, 0.0f};
 	if (ok && kl_ply_save(path, &ply) != KL_OK)
 	{
 		snprintf(err, err_size, "%s", kl_last_error());

@@ -1,6 +1,7 @@
 // Kollide — kollide-collide: boolean, contact or distance queries of one mesh pair over a file of poses
-// (OpenCollBench-style), one output line per pose, then the median and mean query time; optionally
-// per-vertex cost heatmaps as coloured PLY (collide_heatmap.h).
+// (OpenCollBench-style) through the public collision API (kollide/collision.h), with either mesh
+// backend, one output line per pose, then the median and mean query time; optionally per-vertex cost
+// heatmaps as coloured PLY (collide_heatmap.h).
 // SPDX-License-Identifier: MIT
 #include "collide_heatmap.h"
 #include "pair_core.h"
@@ -24,10 +25,11 @@ typedef struct options
 	const char* mesh_b;
 	const char* poses;
 	query_kind query;
-	bool brute; ///< hidden --method brute: every triangle pair (the reference of the tests)
 	int threads;
-	kl_bvh_build_def build;
-	kl_pair_settings settings;
+	kl_collision_model_def build;
+	/// --method: backend (bvh, pointshell) or, hidden, brute (exhaustive: every triangle pair, the
+	/// reference of the tests); --simd, --margin.
+	kl_collision_query_def settings;
 	bool stats;
 	const char* heatmap; ///< output prefix: PREFIX_a.ply, PREFIX_b.ply (NULL: no heatmap)
 	kl_heat_settings heat;
@@ -38,12 +40,12 @@ typedef struct options
 typedef struct pose_result
 {
 	bool hit;
-	kl_pair_contacts contacts;
+	int points; ///< contacts: points after minimal contact sets
+	float depth; ///< contacts: deepest penetration among them
 	double distance;
 	double seconds;
-	int64_t bv_tests; ///< work of the timed query
-	int64_t tri_tests;
-	kl_pair_closest closest; ///< --heatmap: found after the timed query
+	kl_collision_counters counters; ///< work of the timed query
+	kl_collision_distance_result closest; ///< --heatmap: found after the timed query
 	bool failed;
 } pose_result;
 
@@ -56,18 +58,20 @@ typedef struct job
 	pose_result* results;
 	int begin;
 	int end;
+	kl_collision_contact_result* contacts; ///< the thread's contact result (3 kB: not on the stack)
 } job;
 
 static void usage(FILE* out)
 {
 	fprintf(out,
-			"usage: kollide-collide A B --poses FILE [--query collide|contacts|distance] [--method bvh]\n"
+			"usage: kollide-collide A B --poses FILE [--query collide|contacts|distance] [--method bvh|pointshell]\n"
 			"         [--threads T] [--builder bng|longest|median|middle] [--k 6|14|18|26|32|46]\n"
 			"         [--width 2|4|8|16] [--simd auto|scalar] [--margin M] [--fp16] [--stats]\n"
 			"         [--heatmap PREFIX [--heatmap-value time|bv|tri|density]\n"
 			"          [--heatmap-stat mean|median|min|max|sd|mad] [--heatmap-iqr] [--heatmap-range LO:HI]]\n"
 			"Defaults: the engine's tree (8-ary, k = 26, BNG) with SIMD traversal where the CPU allows (AVX2;\n"
-			"AVX-512 for --width 16).\n"
+			"AVX-512 for --width 16). --method pointshell: the point-shell backend on the same poses (the\n"
+			"meshes are built with point shells; the tree options then apply to nothing but the build line).\n"
 			"A, B: OBJ/STL/OFF/PLY files or gen:gear[:teeth], gen:rock[:frequency], gen:screw, gen:nut,\n"
 			"gen:bowl, gen:knot. The pose file holds one pose of B in A's frame per line: a row-major\n"
 			"4x4 matrix (16 numbers); blank lines and # comments are allowed, \"# rel=X\" starts a group.\n"
@@ -163,9 +167,10 @@ static bool parse_option(options* o, const char* name, const char* value)
 	}
 	else if (strcmp(name, "--method") == 0)
 	{
-		if (strcmp(value, "bvh") != 0 && strcmp(value, "brute") != 0)
+		if (strcmp(value, "bvh") != 0 && strcmp(value, "pointshell") != 0 && strcmp(value, "brute") != 0)
 			return false;
-		o->brute = strcmp(value, "brute") == 0;
+		o->settings.exhaustive = strcmp(value, "brute") == 0;
+		o->settings.backend = strcmp(value, "pointshell") == 0 ? KL_MESH_BACKEND_POINTSHELL : KL_MESH_BACKEND_BVH;
 	}
 	else if (strcmp(name, "--threads") == 0)
 	{
@@ -173,35 +178,30 @@ static bool parse_option(options* o, const char* name, const char* value)
 	}
 	else if (strcmp(name, "--builder") == 0)
 	{
-		static const char* names[KL_BVH_BUILDER_COUNT] = {"longest", "median", "middle", "bng"};
-		for (int i = 0; i < KL_BVH_BUILDER_COUNT; ++i)
-		{
-			if (strcmp(value, names[i]) == 0)
-			{
-				o->build.builder = (kl_bvh_builder)i;
-				return true;
-			}
-		}
-		return false;
+		static const char* names[KL_COLLISION_BVH_BUILDER_COUNT] = {"bng", "longest", "median", "middle"};
+		int i = find_name(value, names, KL_COLLISION_BVH_BUILDER_COUNT);
+		o->build.bvh_builder = (kl_collision_bvh_builder)(i >= 0 ? i : 0);
+		return i >= 0;
 	}
 	else if (strcmp(name, "--k") == 0)
 	{
-		return parse_int(value, 6, 46, &o->build.k) && kl_kdop_dirs_get(o->build.k) != NULL;
+		static const char* names[] = {"6", "14", "18", "26", "32", "46"};
+		return find_name(value, names, 6) >= 0 && parse_int(value, 6, 46, &o->build.bvh_k);
 	}
 	else if (strcmp(name, "--width") == 0)
 	{
-		// Powers of two up to KL_BVH_MAX_WIDTH (16: the AVX-512 1-vs-16 kernels).
+		// Powers of two up to 16 (the AVX-512 1-vs-16 kernels).
 		int w = 0;
-		if (!parse_int(value, 2, KL_BVH_MAX_WIDTH, &w) || (w & (w - 1)) != 0)
+		if (!parse_int(value, 2, 16, &w) || (w & (w - 1)) != 0)
 			return false;
-		o->build.width = w;
+		o->build.bvh_width = w;
 	}
 	else if (strcmp(name, "--simd") == 0)
 	{
 		if (strcmp(value, "scalar") == 0)
-			o->settings.traversal = KL_BVH_TRAVERSE_SCALAR;
+			o->settings.scalar_traversal = true;
 		else if (strcmp(value, "auto") == 0 || strcmp(value, "avx2") == 0) // "avx2": the older name of auto
-			o->settings.traversal = KL_BVH_TRAVERSE_AUTO;
+			o->settings.scalar_traversal = false;
 		else
 			return false;
 	}
@@ -225,8 +225,10 @@ static int parse_args(int argc, char** argv, options* o)
 {
 	memset(o, 0, sizeof(*o));
 	o->threads = 1;
-	o->build = kl_bvh_default_build_def(); // the engine's default tree, so the tool measures what bodies use
-	o->settings.traversal = KL_BVH_TRAVERSE_AUTO;
+	o->build = kl_default_collision_model_def(); // the engine's tree, so the tool measures what bodies use
+	o->settings = kl_default_collision_query_def();
+	// Every patch a pose gives (the engine keeps KL_COLLISION_ENGINE_MANIFOLDS per body pair).
+	o->settings.max_manifolds = KL_COLLISION_MAX_MANIFOLDS;
 	o->heat.value = KL_HEAT_TIME;
 	o->heat.stat = KL_HEAT_MEDIAN;
 	int positional = 0;
@@ -243,7 +245,7 @@ static int parse_args(int argc, char** argv, options* o)
 		}
 		else if (strcmp(arg, "--fp16") == 0)
 		{
-			o->build.fp16 = true;
+			o->build.bvh_fp16 = true;
 		}
 		else if (strcmp(arg, "--heatmap-iqr") == 0)
 		{
@@ -283,49 +285,87 @@ static int parse_args(int argc, char** argv, options* o)
 	return 0;
 }
 
-static void run_pose(const job* j, kl_pair_scratch* scratch, int i)
+/// Reports a failed query (the API's message) and marks the pose.
+static void query_failed(pose_result* r, int i, kl_result code)
 {
-	kl_pair_pose pose;
-	kl_pair_pose_make(j->poses->m34 + 12 * (size_t)i, &pose); // checked when the file was read
+	if (code != KL_OK)
+	{
+		fprintf(stderr, "kollide-collide: pose %d: %s\n", i, kl_last_error());
+		r->failed = true;
+	}
+}
+
+static void run_pose(const job* j, kl_collision_scratch* scratch, int i)
+{
+	const kl_collision_model* a = j->a->model;
+	const kl_collision_model* b = j->b->model;
+	const kl_collision_query_def* def = &j->opt->settings;
+	kl_collision_pose identity = kl_collision_pose_identity();
+	kl_collision_pose pose = kl_pair_pose(j->poses->m34 + 12 * (size_t)i); // checked when the file was read
 	pose_result* r = j->results + i;
+	kl_result code = KL_OK;
 	double start = kl_pair_now();
 	switch (j->opt->query)
 	{
 		case QUERY_COLLIDE:
-			r->hit = kl_pair_collide(j->a, j->b, &pose, &j->opt->settings, scratch, j->opt->brute);
+		{
+			kl_collision_test_result t;
+			code = kl_collision_test(a, &identity, b, &pose, def, scratch, &t);
+			r->hit = t.hit;
+			r->counters = t.counters;
 			break;
+		}
 		case QUERY_CONTACTS:
-			r->failed = !kl_pair_contacts_query(j->a, j->b, &pose, &j->opt->settings, scratch, j->opt->brute,
-												&r->contacts);
+		{
+			kl_collision_contact_result* c = j->contacts;
+			code = kl_collision_contacts(a, &identity, b, &pose, def, scratch, c);
+			r->points = c->point_count;
+			r->depth = c->depth;
+			r->counters = c->counters;
 			break;
+		}
 		case QUERY_DISTANCE:
-			r->distance = kl_pair_distance(j->a, j->b, &pose, &j->opt->settings, scratch, j->opt->brute);
-			r->failed = r->distance < 0.0;
+		{
+			kl_collision_distance_result d;
+			code = kl_collision_distance(a, &identity, b, &pose, def, scratch, &d);
+			r->distance = d.distance;
+			r->counters = d.counters;
 			break;
+		}
 	}
 	r->seconds = kl_pair_now() - start;
-	r->bv_tests = scratch->bv_tests;
-	r->tri_tests = scratch->tri_tests;
-	// The heatmap's closest triangles come from the exact distance search, outside the timed part.
-	if (j->opt->heatmap != NULL && !r->failed &&
-		!kl_pair_closest_query(j->a, j->b, &pose, &j->opt->settings, scratch, &r->closest))
+	query_failed(r, i, code);
+	// The heatmap's closest triangles come from the exact distance query, outside the timed part; of
+	// intersecting meshes it takes the lowest intersecting pair, which no tree or traversal changes.
+	if (j->opt->heatmap != NULL && !r->failed)
 	{
-		r->failed = true;
+		kl_collision_query_def closest = *def;
+		closest.lowest_pair = true;
+		query_failed(r, i, kl_collision_distance(a, &identity, b, &pose, &closest, scratch, &r->closest));
 	}
 }
 
 static void* run_job(void* arg)
 {
-	const job* j = arg;
-	kl_pair_scratch scratch = {0};
-	for (int i = j->begin; i < j->end; ++i)
+	job* j = arg;
+	kl_collision_scratch* scratch = kl_collision_scratch_create();
+	j->contacts = malloc(sizeof(kl_collision_contact_result));
+	if (scratch == NULL || j->contacts == NULL)
 	{
-		run_pose(j, &scratch, i);
+		fprintf(stderr, "kollide-collide: out of memory\n");
+		for (int i = j->begin; i < j->end; ++i)
+		{
+			j->results[i].failed = true;
+		}
 	}
-	kl_pair_scratch_free(&scratch);
+	for (int i = j->begin; scratch != NULL && j->contacts != NULL && i < j->end; ++i)
+	{
+		run_pose(j, scratch, i);
+	}
+	free(j->contacts);
+	kl_collision_scratch_destroy(scratch);
 	return NULL;
 }
-
 /// Splits the poses into contiguous ranges, one per thread.
 static bool run_all(const options* o, const kl_pair_model* a, const kl_pair_model* b, const kl_pose_file* poses,
 					pose_result* results)
@@ -336,7 +376,7 @@ static bool run_all(const options* o, const kl_pair_model* a, const kl_pair_mode
 	for (int t = 0; t < threads; ++t)
 	{
 		jobs[t] = (job){o, a, b, poses, results, (int)((long)poses->count * t / threads),
-						(int)((long)poses->count * (t + 1) / threads)};
+						(int)((long)poses->count * (t + 1) / threads), NULL};
 	}
 	int started = 0;
 	bool ok = true;
@@ -376,13 +416,14 @@ static void print_results(const options* o, const kl_pose_file* poses, const pos
 		if (o->query == QUERY_COLLIDE)
 			printf("pose=%d collide=%d", i, r->hit ? 1 : 0);
 		else if (o->query == QUERY_CONTACTS)
-			printf("pose=%d contacts=%d depth=%.9g", i, r->contacts.points, (double)r->contacts.depth);
+			printf("pose=%d contacts=%d depth=%.9g", i, r->points, (double)r->depth);
 		else
 			printf("pose=%d distance=%.9f", i, r->distance);
 		if (o->heatmap != NULL)
 		{
-			printf(" bv=%lld tri=%lld tri_a=%d tri_b=%d closest=%.9f", (long long)r->bv_tests, (long long)r->tri_tests,
-				   r->closest.tri_a, r->closest.tri_b, r->closest.distance);
+			printf(" bv=%lld tri=%lld tri_a=%d tri_b=%d closest=%.9f", (long long)r->counters.bv_tests,
+				   (long long)r->counters.triangle_tests, r->closest.triangle_a, r->closest.triangle_b,
+				   r->closest.distance);
 		}
 		printf("\n");
 		us[i] = 1e6 * r->seconds;
@@ -425,20 +466,22 @@ static void print_results(const options* o, const kl_pose_file* poses, const pos
 static bool load_model(const char* spec, const options* o, kl_pair_model* m)
 {
 	char err[512];
-	if (!kl_pair_load(spec, m, err, sizeof(err)))
+	bool pointshell = !o->settings.exhaustive && o->settings.backend == KL_MESH_BACKEND_POINTSHELL;
+	if (!kl_pair_load(spec, pointshell, &o->build, m, err, sizeof(err)))
 	{
 		fprintf(stderr, "kollide-collide: %s\n", err);
 		return false;
 	}
-	if (!kl_pair_prepare(m, &o->build, err, sizeof(err)))
+	const kl_collision_model_info* i = &m->info;
+	fprintf(stderr, "build %s: triangles=%d nodes=%d depth=%d width=%d k=%d build_ms=%.3f prepare_ms=%.3f", spec,
+			i->triangle_count, i->bvh_node_count, i->bvh_depth, i->bvh_width, i->bvh_k, 1e3 * i->bvh_build_seconds,
+			1e3 * i->prepare_seconds);
+	if (pointshell)
 	{
-		fprintf(stderr, "kollide-collide: %s: %s\n", spec, err);
-		kl_pair_free(m);
-		return false;
+		fprintf(stderr, " mesh_ms=%.3f pointshell_bytes=%zu", 1e3 * m->mesh_seconds,
+				kl_mesh_get_info(m->mesh).pointshell_bytes);
 	}
-	fprintf(stderr, "build %s: triangles=%d nodes=%d depth=%d width=%d k=%d build_ms=%.3f prepare_ms=%.3f\n", spec,
-			m->triangle_count, m->tree->node_count, m->tree->depth, m->tree->width, m->tree->dirs->k,
-			1e3 * m->tree->build_seconds, 1e3 * m->prepare_seconds);
+	fprintf(stderr, "\n");
 	return true;
 }
 
@@ -455,8 +498,8 @@ static bool write_heatmap(const options* o, const kl_pair_model* a, const kl_pai
 	for (int i = 0; i < poses->count; ++i)
 	{
 		const pose_result* r = results + i;
-		samples[i] = (kl_heat_sample){1e6 * r->seconds, r->bv_tests,		r->tri_tests,
-									  r->closest.tri_a, r->closest.tri_b, poses->group[i]};
+		samples[i] = (kl_heat_sample){1e6 * r->seconds,	  r->counters.bv_tests, r->counters.triangle_tests,
+									  r->closest.triangle_a, r->closest.triangle_b, poses->group[i]};
 	}
 	char err[512];
 	bool ok = kl_heat_write(o->heatmap, a, o->mesh_a, b, o->mesh_b, samples, poses->count, &o->heat, heat, err,
@@ -503,11 +546,7 @@ int main(int argc, char** argv)
 			rc = 0;
 			for (int i = 0; i < poses.count; ++i)
 			{
-				if (results[i].failed)
-				{
-					fprintf(stderr, "kollide-collide: pose %d: out of memory\n", i);
-					rc = 1;
-				}
+				rc = results[i].failed ? 1 : rc; // the query's message is printed
 			}
 			kl_heat_summary heat;
 			if (rc == 0 && o.heatmap != NULL && !write_heatmap(&o, &a, &b, &poses, results, &heat))

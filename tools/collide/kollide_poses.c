@@ -94,23 +94,29 @@ static void task_m34(const kl_pair_model* a, const kl_pair_model* b, const pose_
 {
 	for (int row = 0; row < 3; ++row)
 	{
-		double rc = t->r[row][0] * b->centre[0] + t->r[row][1] * b->centre[1] + t->r[row][2] * b->centre[2];
+		const double* cb = b->info.center;
+		double rc = t->r[row][0] * cb[0] + t->r[row][1] * cb[1] + t->r[row][2] * cb[2];
 		for (int c = 0; c < 3; ++c)
 		{
 			m34[4 * row + c] = t->r[row][c];
 		}
-		m34[4 * row + 3] = a->centre[row] + s * t->u[row] - rc;
+		m34[4 * row + 3] = a->info.center[row] + s * t->u[row] - rc;
 	}
 }
 
-static double distance_at(const job* j, const pose_task* t, double s, kl_pair_scratch* scratch)
+/// The exact minimum distance at s (the BVH distance query), or -1 when the query failed.
+static double distance_at(const job* j, const pose_task* t, double s, kl_collision_scratch* scratch)
 {
 	double m34[12];
-	kl_pair_pose pose;
 	task_m34(j->a, j->b, t, s, m34);
-	kl_pair_pose_make(m34, &pose);
-	kl_pair_settings settings = {KL_BVH_TRAVERSE_AUTO, 0.0f};
-	return kl_pair_distance(j->a, j->b, &pose, &settings, scratch, false);
+	kl_collision_pose identity = kl_collision_pose_identity(), pose = kl_pair_pose(m34);
+	kl_collision_distance_result d;
+	if (kl_collision_distance(j->a->model, &identity, j->b->model, &pose, NULL, scratch, &d) != KL_OK)
+	{
+		fprintf(stderr, "kollide-poses: %s\n", kl_last_error());
+		return -1.0;
+	}
+	return d.distance;
 }
 
 /// Moves B in from outside both bounding spheres. The distance changes by at most δ when B moves by δ,
@@ -119,10 +125,10 @@ static double distance_at(const job* j, const pose_task* t, double s, kl_pair_sc
 /// 1e-5·rA until the meshes intersect, bisects the last step down to 1e-6·rA and goes 1e-6·(|cA| + rA)
 /// deeper, which leaves B barely penetrating (a translation of at most ~1e-5·rA along u separates
 /// them) but past float rounding.
-static void solve_task(const job* j, pose_task* t, kl_pair_scratch* scratch)
+static void solve_task(const job* j, pose_task* t, kl_collision_scratch* scratch)
 {
-	double ra = j->a->radius, target = t->rel * ra;
-	double s = ra + j->b->radius + target + 1e-3 * ra, s_out = s;
+	double ra = j->a->info.radius, rb = j->b->info.radius, target = t->rel * ra;
+	double s = ra + rb + target + 1e-3 * ra, s_out = s;
 	double tol = 1e-6 * ra, min_step = t->rel > 0.0 ? 0.0 : 1e-5 * ra;
 	t->converged = false;
 	for (t->steps = 0; t->steps < 100000; ++t->steps)
@@ -144,12 +150,12 @@ static void solve_task(const job* j, pose_task* t, kl_pair_scratch* scratch)
 		}
 		s_out = s;
 		s -= fmax(d - target, min_step);
-		if (s < -(ra + j->b->radius))
+		if (s < -(ra + rb))
 		{
 			break; // went through: give up on this pose (reported)
 		}
 	}
-	if (t->rel > 0.0 || s < -(ra + j->b->radius) || t->steps == 100000)
+	if (t->rel > 0.0 || s < -(ra + rb) || t->steps == 100000)
 	{
 		t->s = s, t->distance = -1.0;
 		return;
@@ -169,7 +175,7 @@ static void solve_task(const job* j, pose_task* t, kl_pair_scratch* scratch)
 	// One step deeper by float rounding at the meshes' coordinates: a pose that penetrates by less
 	// than that is intersecting in double but may not be once the vertices are floats, so tests
 	// in float (Kollide) and in double (FCL) would both be right and disagree.
-	const double* c = j->a->centre;
+	const double* c = j->a->info.center;
 	double push = 1e-6 * (sqrt(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]) + ra);
 	double d = distance_at(j, t, s_in - push, scratch);
 	t->s = d == 0.0 ? s_in - push : s_in;
@@ -179,12 +185,19 @@ static void solve_task(const job* j, pose_task* t, kl_pair_scratch* scratch)
 static void* run_job(void* arg)
 {
 	const job* j = arg;
-	kl_pair_scratch scratch = {0};
+	kl_collision_scratch* scratch = kl_collision_scratch_create();
 	for (int i = j->begin; i < j->end; ++i)
 	{
-		solve_task(j, j->tasks + i, &scratch);
+		if (scratch != NULL)
+		{
+			solve_task(j, j->tasks + i, scratch);
+		}
+		else
+		{
+			j->tasks[i].failed = true; // out of memory
+		}
 	}
-	kl_pair_scratch_free(&scratch);
+	kl_collision_scratch_destroy(scratch);
 	return NULL;
 }
 
@@ -347,12 +360,12 @@ static bool write_poses(const options* o, const kl_pair_model* a, const kl_pair_
 		fprintf(stderr, "kollide-poses: cannot write '%s': %s\n", o->output, strerror(errno));
 		return false;
 	}
-	fprintf(f, "# kollide-poses A=%s B=%s rA=%.9f rB=%.9f seed=%llu count=%d\n", o->mesh_a, o->mesh_b, a->radius,
-			b->radius, (unsigned long long)o->seed, o->count);
+	fprintf(f, "# kollide-poses A=%s B=%s rA=%.9f rB=%.9f seed=%llu count=%d\n", o->mesh_a, o->mesh_b, a->info.radius,
+			b->info.radius, (unsigned long long)o->seed, o->count);
 	fprintf(f, "# row-major 4x4 matrices mapping B's file coordinates into A's frame\n");
 	for (int g = 0; g < o->rel_count; ++g)
 	{
-		fprintf(f, "# rel=%g target=%.9f\n", o->rel[g], o->rel[g] * a->radius);
+		fprintf(f, "# rel=%g target=%.9f\n", o->rel[g], o->rel[g] * a->info.radius);
 		for (int i = 0; i < o->count; ++i)
 		{
 			const pose_task* t = tasks + g * o->count + i;
@@ -377,11 +390,10 @@ static bool write_poses(const options* o, const kl_pair_model* a, const kl_pair_
 static bool load_model(const char* spec, kl_pair_model* m)
 {
 	char err[512];
-	kl_bvh_build_def def = kl_bvh_default_build_def();
-	if (!kl_pair_load(spec, m, err, sizeof(err)) || !kl_pair_prepare(m, &def, err, sizeof(err)))
+	kl_collision_model_def def = kl_default_collision_model_def(); // the engine's tree
+	if (!kl_pair_load(spec, false, &def, m, err, sizeof(err)))
 	{
 		fprintf(stderr, "kollide-poses: %s\n", err);
-		kl_pair_free(m);
 		return false;
 	}
 	return true;
@@ -396,7 +408,7 @@ static int count_failures(const options* o, const pose_task* tasks, int n)
 		if (!tasks[i].converged)
 		{
 			fprintf(stderr, "kollide-poses: rel=%g pose %d: %s\n", tasks[i].rel, i % o->count,
-					tasks[i].failed ? "out of memory" : "distance search did not converge");
+					tasks[i].failed ? "the distance query failed" : "distance search did not converge");
 			failures += 1;
 		}
 	}
