@@ -31,20 +31,15 @@ struct kl_stage_context
 /// workers costs more than the work. Partitions are the same either way, so results do not change.
 #define KL_MIN_PARALLEL_BODIES 512
 
-/// Partitions [start, end) of the awake list, c->body_fn on each body.
-static void body_stage_task(int start, int end, int worker, void* context)
+/// Entries [begin, end) of the awake list, c->body_fn on each body.
+static void body_stage_range(int begin, int end, int part, int worker, void* context)
 {
+	(void)part;
 	(void)worker;
 	kl_stage_context* c = context;
-	kl_world* world = c->world;
-	for (int part = start; part < end; ++part)
+	for (int k = begin; k < end; ++k)
 	{
-		int b0, b1;
-		kl_partition_range(world->awake_count, world->worker_count, part, &b0, &b1);
-		for (int k = b0; k < b1; ++k)
-		{
-			c->body_fn(c, world->awake_bodies[k]);
-		}
+		c->body_fn(c, c->world->awake_bodies[k]);
 	}
 }
 
@@ -52,14 +47,7 @@ static void body_stage_task(int start, int end, int worker, void* context)
 static void run_body_stage(kl_world* world, kl_body_fn* body_fn, float h)
 {
 	kl_stage_context c = {world, h, body_fn};
-	if (world->awake_count < KL_MIN_PARALLEL_BODIES)
-	{
-		body_stage_task(0, world->worker_count, 0, &c);
-	}
-	else
-	{
-		kl_world_parallel_for(world, body_stage_task, &c);
-	}
+	kl_parallel_ranges(kl_world_parallel(world), world->awake_count, KL_MIN_PARALLEL_BODIES, body_stage_range, &c);
 }
 
 /// The pose at the step's start, for interpolation.

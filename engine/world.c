@@ -291,6 +291,17 @@ void kl_world_parallel_for(kl_world* world, kl_task_fn* task, void* context)
 	kl_thread_pool_run(world->pool, task, parts, context);
 }
 
+static void world_run(kl_task_fn* task, int partition_count, void* task_context, void* context)
+{
+	(void)partition_count; // the world's worker count
+	kl_world_parallel_for(context, task, task_context);
+}
+
+kl_parallel kl_world_parallel(kl_world* world)
+{
+	return (kl_parallel){world_run, world, world->worker_count};
+}
+
 kl_result kl_world_set_gravity(kl_world_id id, vec3s gravity)
 {
 	kl_world* world = kl_get_world(id);
