@@ -147,8 +147,8 @@ static void test_example_scenes_load(void** state)
 	kl_destroy_world(world);
 }
 
-/// The form given in the issue, verbatim.
-static const char* const k_issue_example =
+/// The scene form the format page documents, verbatim.
+static const char* const k_format_example =
 	"{\n"
 	"  \"world\": {\"gravity\": [0, 0, -9.81]},\n"
 	"  \"bodies\": [\n"
@@ -165,7 +165,7 @@ static const char* const k_issue_example =
 static void test_issue_example(void** state)
 {
 	(void)state;
-	kl_world_id world = kl_scene_load_string(k_issue_example, NULL);
+	kl_world_id world = kl_scene_load_string(k_format_example, NULL);
 	assert_true(kl_world_is_valid(world));
 	assert_same(kl_world_get_gravity(world), kl_vec3(0, 0, -9.81f));
 
