@@ -5,9 +5,8 @@
 // with no growing penetration; the bowls nest in order. Every figure is printed, passing or not.
 //
 // Sanitizer and unoptimised builds run each scene for a shorter time and check only what holds
-// within it (the quick checks below). Optimised builds stop a scene that steps slower than
-// KL_SCENE_STEP_BUDGET_MS (environment, default 250 ms; 0 turns the budget off) with a failure, so
-// a slow narrowphase shows as a clear message and not as a test time-out.
+// within it (the quick checks below). Step times are printed, never judged: the benchmarks measure
+// them (kollide-bench, kollide-pile-layouts).
 // `test_mesh_scenes NAME` runs the tests whose names contain NAME (pile, gear, screw, bowl).
 //
 // The screw also runs with the point-shell backend (issue 7): in full where a CUDA device serves it,
@@ -49,11 +48,6 @@ static bool strict_checks(void)
 /// Steps for a duration in seconds: the full one, or the quick one in sanitizer builds.
 #define STEPS(full_s, quick_s) ((int)((KL_QUICK ? (quick_s) : (full_s)) * 60.0f + 0.5f))
 
-/// Default step-time budget (ms, average over the steps so far, checked from step 120 on): a guard
-/// against a narrowphase gone slow throughout, not a benchmark (kollide-pile-layouts times the
-/// pile's landing, 21-25 ms a step in Release; sanitizer builds are many times slower).
-static const double k_default_budget_ms = 250.0;
-
 static double now_seconds(void)
 {
 	struct timespec ts;
@@ -61,17 +55,7 @@ static double now_seconds(void)
 	return (double)ts.tv_sec + 1.0e-9 * (double)ts.tv_nsec;
 }
 
-static double step_budget_ms(void)
-{
-	if (KL_QUICK)
-	{
-		return 0.0;
-	}
-	const char* env = getenv("KL_SCENE_STEP_BUDGET_MS");
-	return env != NULL ? atof(env) : k_default_budget_ms;
-}
-
-/// A scene being stepped and timed.
+/// A scene being stepped and timed (the time is printed, not judged).
 typedef struct timed_run
 {
 	kl_scene_run run;
@@ -105,22 +89,13 @@ static double timed_ms_per_step(const timed_run* t)
 	return t->steps > 0 ? 1000.0 * t->seconds / t->steps : 0.0;
 }
 
-/// One step; fails when the average step time breaks the budget.
+/// One step, timed.
 static void timed_step(timed_run* t)
 {
 	double t0 = now_seconds();
 	assert_int_equal(kl_scene_step(&t->run, KL_VAL_DT, KL_VAL_SUBSTEPS), KL_OK);
 	t->seconds += now_seconds() - t0;
 	t->steps += 1;
-	double budget = step_budget_ms();
-	if (budget > 0.0 && t->steps >= 120 && timed_ms_per_step(t) > budget)
-	{
-		double ms = timed_ms_per_step(t);
-		kl_scene_stop(&t->run);
-		fail_msg("%s: %.1f ms/step over %d steps, beyond the budget of %.0f ms/step "
-				 "(KL_SCENE_STEP_BUDGET_MS=0 runs it anyway)",
-				 t->name, ms, t->steps, budget);
-	}
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -591,7 +591,7 @@ static void test_performance(void** state)
 	double distance_ns = 1e9 * (t2 - t1) / (ROUNDS / 4 * POOL);
 	print_message("tri-tri overlap: %.1f ns/pair (%.0f%% overlapping); distance: %.1f ns/pair (sum %g)\n", overlap_ns,
 				  100.0 * hits / (ROUNDS * POOL), distance_ns, (double)sum);
-	assert_true(overlap_ns > 0.0 && distance_ns > 0.0);
+	assert_true(hits > 0 && hits < ROUNDS * POOL && isfinite(sum)); // timings are printed, not judged
 }
 
 int main(void)
