@@ -1,8 +1,8 @@
-// Kollide tests — the non-convex mesh scenes of issue 6 (demos/scenes: mesh_pile, gear_train,
-// screw_block, bowl_stack) run at 60 Hz with 4 sub-steps and meet their criteria: the pile settles
-// with nothing sunk into the ground or into each other; the braked gear follows the motor-driven one
-// by the tooth ratio; the screw comes to rest on its thread and then drifts less than 0.5 mm in 10 s
-// with no growing penetration; the bowls nest in order. Every figure is printed, passing or not.
+// Kollide tests — the non-convex mesh scenes (demos/scenes: mesh_pile, gear_train, screw_block,
+// bowl_stack) run at 60 Hz with 4 sub-steps and meet their criteria: the pile settles with nothing
+// sunk into the ground or into each other; the braked gear follows the motor-driven one by the
+// tooth ratio; the screw comes to rest on its thread and then drifts less than 0.5 mm in 10 s with
+// no growing penetration; the bowls nest in order. Every figure is printed, passing or not.
 //
 // Sanitizer and unoptimised builds run each scene for a shorter time and check only what holds
 // within it (the quick checks below). Step times are printed, never judged: the benchmarks measure
@@ -14,12 +14,7 @@
 // test_mesh_scenes_pointshell_gpu), which exits 77, reported Skipped, where there is none.
 //
 // The pile is chaotic (any change reshuffles the heap), so it is judged over four layouts: the
-// scene's own and seeds 1 to 3 (kl_scene_start_seeded). Known failure (issue 6 is open): it
-// settles, and rests less than 3 mm deep, but in the drop a part struck by a heavier one dips
-// 10.35 mm below the ground for a step (limit 10). Without KL_MESH_SCENES_STRICT=1 the pile test
-// checks the bin, the ground, that nothing goes through anything (25 mm) and the settling, then
-// stops (cmocka reports it SKIPPED, not passed). The gear train, the screw and the bowl stack check
-// their full criteria.
+// scene's own and seeds 1 to 3 (kl_scene_start_seeded), each on every criterion.
 // SPDX-License-Identifier: MIT
 #include "kl_validation.h"
 #include "world.h"
@@ -27,24 +22,6 @@
 #include <string.h>
 #include <time.h>
 
-
-/// Whether the checks that do not hold yet run (KL_MESH_SCENES_STRICT=1; see the top).
-static bool strict_checks(void)
-{
-	const char* env = getenv("KL_MESH_SCENES_STRICT");
-	return env != NULL && strcmp(env, "1") == 0;
-}
-
-/// Skips a test whose criterion does not hold yet, saying so, unless strict checks are asked for.
-#define SKIP_KNOWN_FAILURE(what)                                                                        \
-	do                                                                                                  \
-	{                                                                                                   \
-		if (!strict_checks())                                                                           \
-		{                                                                                               \
-			printf("  SKIPPED, known failure (issue 6): %s; KL_MESH_SCENES_STRICT=1 runs it\n", what); \
-			skip();                                                                                     \
-		}                                                                                               \
-	} while (0)
 
 /// Steps for a duration in seconds: the full one, or the quick one in sanitizer builds.
 #define STEPS(full_s, quick_s) ((int)((KL_QUICK ? (quick_s) : (full_s)) * 60.0f + 0.5f))
@@ -293,8 +270,10 @@ static pile_result run_pile(int layout)
 
 /// The pile over its layouts. In every layout nothing escapes the bin, nothing goes through the
 /// ground or through another part, and at most one body is still moving at 6 s; in all but one
-/// layout every body has settled. Quick runs (sanitizers) stop one second in, while the pile still
-/// tumbles, and check only the bin, the ground and that nothing went through.
+/// layout every body has settled. In every layout no contact and no vertex below the ground reads
+/// deeper than 10 mm in the drop (sampled every 10 steps), and no contact deeper than 3 mm at rest.
+/// Quick runs (sanitizers) stop one second in, while the pile still tumbles, and check only the bin,
+/// the ground and that nothing went through.
 static void test_mesh_pile(void** state)
 {
 	(void)state;
@@ -323,16 +302,12 @@ static void test_mesh_pile(void** state)
 		assert_true(KL_QUICK || r[layout].settled >= 29);
 	}
 	assert_true(KL_QUICK || all_settled >= layouts - 1);
-	SKIP_KNOWN_FAILURE("the pile settles and these layouts pass, but over 180 layouts (kollide-pile-layouts, every "
-					   "step) 22 read a contact deeper than 10 mm for a step, up to 19.2 mm where fast-spinning parts "
-					   "collide (limit 10), and in one of them two parts stay 5.5 mm deep at rest (limit 3); all are "
-					   "fully asleep (docs/mesh-narrowphase.md); the bin, ground, pass-through and settling checks ran");
 	if (KL_QUICK)
 	{
 		return;
 	}
-	assert_true(drop_ok);
-	assert_true(rest_ok);
+	assert_true(drop_ok); // no contact nor vertex deeper than 10 mm in the drop
+	assert_true(rest_ok); // no contact deeper than 3 mm at rest
 }
 
 /// A 0.5 kg L bar landing on a 31 g gear (pile layout 15, contacts found every 1 cm of travel):
@@ -471,7 +446,7 @@ static void test_gear_train(void** state)
 // ---------------------------------------------------------------------------------------------
 // screw_block
 
-/// The criterion of the issue: less than 0.5 mm of drift over 10 s once at rest.
+/// The criterion: less than 0.5 mm of drift over 10 s once at rest.
 static const float k_screw_drift = 0.0005f;
 /// "No growing penetration": the deepest contact of the window's last tenth may exceed that of its
 /// first tenth by at most this (m).
