@@ -1394,9 +1394,36 @@ static void test_nested_and_threads(void** state)
 	mesh_free(&mb);
 }
 
+/// kl_cpu_has_f16c (CPUID) says what the kernel says of the CPU: the "f16c" flag of /proc/cpuinfo.
+static void test_f16c_detection(void** state)
+{
+	(void)state;
+#if defined(__x86_64__) || defined(__i386__)
+	FILE* f = fopen("/proc/cpuinfo", "r");
+	assert_non_null(f);
+	char line[8192];
+	bool flags = false, f16c = false;
+	while (!flags && fgets(line, sizeof(line), f) != NULL)
+	{
+		if (strncmp(line, "flags", 5) == 0)
+		{
+			flags = true;
+			f16c = strstr(line, " f16c ") != NULL || strstr(line, " f16c\n") != NULL;
+		}
+	}
+	fclose(f);
+	assert_true(flags);
+	printf("f16c: %s\n", f16c ? "yes" : "no");
+	assert_int_equal(kl_cpu_has_f16c(), f16c);
+#else
+	assert_false(kl_cpu_has_f16c());
+#endif
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_f16c_detection),
 		cmocka_unit_test(test_dop_contains_points), cmocka_unit_test(test_half_rounding),
 		cmocka_unit_test(test_realign_conservative), cmocka_unit_test(test_builders),
 		cmocka_unit_test(test_bng_deterministic),	cmocka_unit_test(test_bad_input),
