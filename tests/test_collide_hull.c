@@ -593,8 +593,27 @@ static kl_sat_result run_sat(const kl_hull* a, kl_transform xa, const kl_hull* b
 
 typedef struct kl_brute_counts
 {
-	int separated, exact, overlapping, edge_contacts;
+	int separated, exact, overlapping, edge_contacts, fallbacks;
 } kl_brute_counts;
+
+/// The support fallback's point (kl_support_contact: in a deep overlap the incident face can lie
+/// beside the reference face, leaving nothing to clip): the incident hull's deepest vertex, on its
+/// surface, and that vertex's projection on the reference face's plane, which may lie outside the
+/// reference face and so off the reference hull.
+static void check_fallback_point(const kl_hull* a, kl_transform xa, const kl_hull* b, kl_transform xb,
+								 const kl_sat_result* r, const kl_manifold* m, float tol)
+{
+	assert_int_equal(m->point_count, 1);
+	const kl_manifold_point* p = m->points;
+	vec3s on_a = glms_vec3_sub(p->point, glms_vec3_scale(m->normal, 0.5f * p->separation));
+	vec3s on_b = glms_vec3_add(p->point, glms_vec3_scale(m->normal, 0.5f * p->separation));
+	bool ref_is_b = r->kind == KL_SAT_FACE_B;
+	const kl_hull* ref = ref_is_b ? b : a;
+	const kl_hull_face* face = ref->faces + (ref_is_b ? r->index_b : r->index_a);
+	vec3s on_ref = kl_inv_transform_point(ref_is_b ? xb : xa, ref_is_b ? on_b : on_a);
+	assert_near(glms_vec3_dot(face->normal, on_ref) - face->offset, 0.0f, tol);
+	assert_near(hull_plane_distance(ref_is_b ? a : b, ref_is_b ? xa : xb, ref_is_b ? on_a : on_b), 0.0f, tol);
+}
 
 // One pose of two hulls against the brute-force reference: overlap agrees with the SAT; a separated
 // pair's SAT separation is a lower bound of the distance and equals it when the closest features
@@ -614,9 +633,23 @@ static void check_against_brute_force(const kl_hull* a, kl_transform xa, const k
 		kl_collide_hulls(a, xa, b, xb, KL_SPECULATIVE_DISTANCE, NULL, &m);
 		assert_true(m.point_count >= 1);
 		counts->edge_contacts += m.point_count == 1 && ((m.points[0].id >> 29) & 3u) == KL_ID_EDGES;
-		// On the surfaces (a deep fallback point may sit a little off the reference face), no
-		// deeper than the chosen axis, and the chosen axis within the face preference of the best.
-		check_points_on_surfaces(a, xa, b, xb, &m, 2e-3f + 0.1f * fabsf(r.separation));
+		// On the surfaces (a deep clipped point may sit a little off the reference face), or the
+		// support fallback's point where the chosen face leaves nothing to clip; no deeper than the
+		// chosen axis, and the chosen axis within the face preference of the best.
+		kl_manifold_point clipped[KL_CLIP_CAPACITY];
+		vec3s clip_normal;
+		bool fallback = r.kind != KL_SAT_EDGES &&
+						kl_clip_face_contact(&pair, r.kind == KL_SAT_FACE_B, r.kind == KL_SAT_FACE_B ? r.index_b : r.index_a,
+											 KL_SPECULATIVE_DISTANCE, clipped, &clip_normal) == 0;
+		counts->fallbacks += fallback;
+		if (fallback)
+		{
+			check_fallback_point(a, xa, b, xb, &r, &m, 2e-3f);
+		}
+		else
+		{
+			check_points_on_surfaces(a, xa, b, xb, &m, 2e-3f + 0.1f * fabsf(r.separation));
+		}
 		assert_true(min_separation(&m) >= r.separation - 1e-4f);
 		assert_true(sat <= r.separation + 0.1f * fabsf(r.separation) + 0.003f);
 		kl_manifold s;
@@ -667,8 +700,8 @@ static void test_random_hulls_against_brute_force(void** state)
 		kl_hull_destroy(a);
 		kl_hull_destroy(b);
 	}
-	print_message("random hulls: %d overlapping (%d edge contacts), %d separated (%d exact)\n", counts.overlapping,
-				  counts.edge_contacts, counts.separated, counts.exact);
+	print_message("random hulls: %d overlapping (%d edge contacts, %d support fallbacks), %d separated (%d exact)\n",
+				  counts.overlapping, counts.edge_contacts, counts.fallbacks, counts.separated, counts.exact);
 	assert_true(counts.overlapping > 50 && counts.separated > 50 && counts.exact > 25);
 }
 
