@@ -31,14 +31,24 @@ static float rand_range(rng* r, float lo, float hi)
 	return lo + (hi - lo) * (float)(r->state >> 8) / 16777216.0f;
 }
 
+// Each draw is a statement of its own: C leaves the order in which a call's arguments (or an
+// initializer's values) are evaluated open, and compilers differ.
+
 static vec3s rand_vec3(rng* r, float lo, float hi)
 {
-	return kl_vec3(rand_range(r, lo, hi), rand_range(r, lo, hi), rand_range(r, lo, hi));
+	float x = rand_range(r, lo, hi);
+	float y = rand_range(r, lo, hi);
+	float z = rand_range(r, lo, hi);
+	return kl_vec3(x, y, z);
 }
 
 static versors rand_rotation(rng* r, float spread)
 {
-	versors q = {{rand_range(r, -spread, spread), rand_range(r, -spread, spread), rand_range(r, -spread, spread), 1.0f}};
+	versors q;
+	q.x = rand_range(r, -spread, spread);
+	q.y = rand_range(r, -spread, spread);
+	q.z = rand_range(r, -spread, spread);
+	q.w = 1.0f;
 	return glms_quat_normalize(q);
 }
 
