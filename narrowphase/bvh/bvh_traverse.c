@@ -538,7 +538,7 @@ bool kl_bvh_kernels_avx2(const kl_bvh* a, const kl_bvh* b, kl_bvh_kernels* k)
 #if defined(KL_BVH_AVX2)
 	__builtin_cpu_init();
 	if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma") ||
-		((a->fp16 || b->fp16) && !__builtin_cpu_supports("f16c")))
+		((a->fp16 || b->fp16) && !kl_cpu_has_f16c()))
 	{
 		return false;
 	}
@@ -562,7 +562,7 @@ static void avx512_detect(void)
 	const char* env = getenv("KOLLIDE_SIMD");
 	bool capped = env != NULL && (strcmp(env, "avx2") == 0 || strcmp(env, "scalar") == 0);
 	s_avx512_allowed = !capped && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx2") &&
-					   __builtin_cpu_supports("fma") && __builtin_cpu_supports("f16c");
+					   __builtin_cpu_supports("fma") && kl_cpu_has_f16c();
 }
 #endif
 
