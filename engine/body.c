@@ -218,13 +218,18 @@ void kl_refresh_body_sim(kl_world* world, kl_body* body)
 	sim->mass = md->mass;
 	sim->inv_mass = 1.0f / md->mass;
 	sim->inertia_local = md->inertia;
-	if ((sim->flags & KL_SIM_FIXED_ROTATION) != 0 || glms_mat3_det(md->inertia) <= 0.0f)
+	// Inverted at a power-of-two scale: the determinant, the cube of the moments, leaves float
+	// from moments of 7e12 up (to Inf, and the inverse to NaN) and 2e-13 down (to 0, locking the
+	// rotation), both inside the valid range of inertia.
+	float scale = kl_pow2_scale(kl_mat3_largest(md->inertia));
+	mat3s scaled = glms_mat3_scale(md->inertia, scale);
+	if ((sim->flags & KL_SIM_FIXED_ROTATION) != 0 || !(glms_mat3_det(scaled) > 0.0f))
 	{
 		sim->inv_inertia_local = glms_mat3_zero();
 	}
 	else
 	{
-		sim->inv_inertia_local = glms_mat3_inv(md->inertia);
+		sim->inv_inertia_local = glms_mat3_scale(glms_mat3_inv(scaled), scale);
 	}
 	// With equal principal moments (cubes, spheres) ω × Iω vanishes: the gyroscopic solve is skipped.
 	const kl_principal_inertia* pi = &body->principal;
