@@ -3,7 +3,9 @@
 #include "body.h"
 
 #include "core.h"
+#include "input_limits.h"
 #include "island.h"
+#include "shape.h"
 #include "world.h"
 
 #include <kollide/kollide.h>
@@ -49,7 +51,7 @@ kl_body_id kl_make_body_id(const kl_world* world, const kl_body* body)
 	return (kl_body_id){body->id + 1, (uint16_t)world->index, body->generation};
 }
 
-static kl_result validate_body_def(const kl_body_def* def)
+static kl_result validate_body_def(const kl_world* world, const kl_body_def* def)
 {
 	if (def == NULL)
 	{
@@ -63,9 +65,11 @@ static kl_result validate_body_def(const kl_body_def* def)
 	{
 		return kl_fail(KL_ERR_INVALID_ARGUMENT, "body pose must be finite");
 	}
-	if (!kl_vec3_is_finite(def->linear_velocity) || !kl_vec3_is_finite(def->angular_velocity))
+	if (kl_check_coordinates(world, def->position, KL_MAX_COORDINATE, "body position") != KL_OK ||
+		kl_check_linear_speed(world, def->linear_velocity, "body linear velocity") != KL_OK ||
+		kl_check_angular_speed(def->angular_velocity, "body angular velocity") != KL_OK)
 	{
-		return kl_fail(KL_ERR_INVALID_ARGUMENT, "body velocity must be finite");
+		return KL_ERR_INVALID_ARGUMENT;
 	}
 	if (!(def->linear_damping >= 0.0f) || !(def->angular_damping >= 0.0f) || !isfinite(def->linear_damping) ||
 		!isfinite(def->angular_damping))
@@ -91,7 +95,7 @@ kl_body_id kl_create_body(kl_world_id world_id, const kl_body_def* def)
 		kl_fail(KL_ERR_LOCKED, "cannot create a body while the world steps");
 		return kl_null_body_id;
 	}
-	if (validate_body_def(def) != KL_OK)
+	if (validate_body_def(world, def) != KL_OK)
 	{
 		return kl_null_body_id;
 	}

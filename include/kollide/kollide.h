@@ -172,7 +172,8 @@ KL_API int kl_fixed_timestep_advance(kl_world_id world, kl_fixed_timestep* times
 KL_API float kl_fixed_timestep_alpha(const kl_fixed_timestep* timestep);
 
 // ---------------------------------------------------------------------------------------------
-// Bodies
+// Bodies. Positions, velocities and mass overrides must lie within the valid ranges (types.h,
+// KL_MAX_COORDINATE and the others): a call given more fails and changes nothing.
 
 KL_API kl_body_id kl_create_body(kl_world_id world, const kl_body_def* def);
 /// Destroys the body with its shapes and joints.
@@ -202,13 +203,15 @@ KL_API vec3s kl_body_get_linear_velocity(kl_body_id body);
 KL_API vec3s kl_body_get_angular_velocity(kl_body_id body);
 KL_API kl_result kl_body_set_linear_velocity(kl_body_id body, vec3s v);
 KL_API kl_result kl_body_set_angular_velocity(kl_body_id body, vec3s w);
-/// Kinematic bodies: set the velocities that reach target at the end of the next step of dt.
+/// Kinematic bodies: set the velocities that reach target at the end of the next step of dt
+/// (refused where they would exceed KL_MAX_LINEAR_SPEED × L or KL_MAX_ANGULAR_SPEED).
 KL_API kl_result kl_body_set_target_transform(kl_body_id body, kl_transform target, float dt);
 
 /// Forces and torques accumulate until the end of the next step. Points are in world coordinates.
 KL_API kl_result kl_body_apply_force(kl_body_id body, vec3s force, vec3s point, bool wake);
 KL_API kl_result kl_body_apply_force_to_center(kl_body_id body, vec3s force, bool wake);
 KL_API kl_result kl_body_apply_torque(kl_body_id body, vec3s torque, bool wake);
+/// Impulses are refused where the velocities they give would leave the valid range.
 KL_API kl_result kl_body_apply_linear_impulse(kl_body_id body, vec3s impulse, vec3s point, bool wake);
 KL_API kl_result kl_body_apply_angular_impulse(kl_body_id body, vec3s impulse, bool wake);
 KL_API kl_result kl_body_clear_forces(kl_body_id body);
