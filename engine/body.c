@@ -280,6 +280,67 @@ static float max_extent(const kl_world* world, const kl_body* body)
 	return sqrtf(extent2);
 }
 
+static bool mass_data_is_finite(const kl_mass_data* md)
+{
+	return isfinite(md->mass) && kl_vec3_is_finite(md->center) && kl_vec3_is_finite(md->inertia.col[0]) &&
+		   kl_vec3_is_finite(md->inertia.col[1]) && kl_vec3_is_finite(md->inertia.col[2]);
+}
+
+/// Adds the shape's mass to *total; for a dynamic body a shape with density must have a mass
+/// within the valid ranges.
+static kl_result add_shape_mass(const kl_world* world, const kl_shape* shape, bool dynamic, kl_mass_data* total)
+{
+	const kl_mass_data* md = &shape->mass_data;
+	if (dynamic && shape->material.density > 0.0f)
+	{
+		if (!(md->mass > 0.0f))
+		{
+			return kl_fail(KL_ERR_DEGENERATE,
+						   "a shape of density %g gives the dynamic body no mass: it has no volume (an open or flat "
+						   "mesh) or too little density; give it density 0, or put it on a static or kinematic body",
+						   (double)shape->material.density);
+		}
+		if (kl_check_dynamic_mass(world, md, false, "shape") != KL_OK)
+		{
+			return KL_ERR_INVALID_ARGUMENT;
+		}
+	}
+	if (md->mass > 0.0f)
+	{
+		*total = kl_mass_data_add(*total, *md);
+	}
+	return KL_OK;
+}
+
+kl_result kl_check_body_mass(const kl_world* world, const kl_body* body, kl_body_type type, bool from_shapes,
+							 int changed_slot, const kl_shape* changed)
+{
+	bool dynamic = type == KL_BODY_DYNAMIC && (from_shapes || !body->custom_mass);
+	kl_mass_data total = {0};
+	total.inertia = glms_mat3_zero();
+	for (int s = body->head_shape; s >= 0; s = world->shapes[s].next_shape)
+	{
+		const kl_shape* shape = s == changed_slot ? changed : &world->shapes[s];
+		if (add_shape_mass(world, shape, dynamic, &total) != KL_OK)
+		{
+			return kl_last_error_code();
+		}
+	}
+	if (changed_slot < 0 && changed != NULL && add_shape_mass(world, changed, dynamic, &total) != KL_OK)
+	{
+		return kl_last_error_code();
+	}
+	if (!mass_data_is_finite(&total))
+	{
+		return kl_fail(KL_ERR_INVALID_ARGUMENT, "the body's mass properties overflow (mass %g kg)", (double)total.mass);
+	}
+	if (dynamic && total.mass > 0.0f)
+	{
+		return kl_check_dynamic_mass(world, &total, false, "body");
+	}
+	return KL_OK;
+}
+
 void kl_update_body_mass(kl_world* world, kl_body* body)
 {
 	if (!body->custom_mass)

@@ -219,9 +219,11 @@ KL_API kl_result kl_body_clear_forces(kl_body_id body);
 KL_API float kl_body_get_mass(kl_body_id body);
 /// Mass properties in the body frame (centre and inertia about it).
 KL_API kl_mass_data kl_body_get_mass_data(kl_body_id body);
-/// Overrides the mass properties computed from the shapes (until the next shape change).
+/// Overrides the mass properties computed from the shapes (until the next shape change): mass within
+/// [KL_MIN_MASS, KL_MAX_MASS], principal moments 0 or within [KL_MIN_INERTIA, KL_MAX_INERTIA] × L².
 KL_API kl_result kl_body_set_mass_data(kl_body_id body, kl_mass_data mass_data);
-/// Recomputes the mass properties from the shapes.
+/// Recomputes the mass properties from the shapes (refused, as kl_create_*_shape, where a dynamic
+/// body could not take them).
 KL_API kl_result kl_body_apply_mass_from_shapes(kl_body_id body);
 /// True while the mass properties are an override from kl_body_set_mass_data (false for a stale id).
 KL_API bool kl_body_has_custom_mass(kl_body_id body);
@@ -249,7 +251,11 @@ KL_API int kl_body_get_contact_data(kl_body_id body, kl_contact_data* data, int 
 
 // ---------------------------------------------------------------------------------------------
 // Shapes. A body with several shapes at local poses is a compound; its mass properties are the
-// parallel-axis sum. Creating or destroying a shape updates the body's mass.
+// parallel-axis sum. Creating or destroying a shape updates the body's mass. Sizes, offsets and
+// densities must lie within the valid ranges (types.h). On a dynamic body each shape with density
+// must give a mass, and the body's mass properties must stay within the valid ranges: a shape with
+// no volume (an open or flat mesh) is refused there, while a static or kinematic body takes it
+// with zero mass. kl_body_set_type and kl_shape_set_material hold to the same rule.
 
 KL_API kl_shape_id kl_create_sphere_shape(kl_body_id body, const kl_shape_def* def, float radius);
 KL_API kl_shape_id kl_create_box_shape(kl_body_id body, const kl_shape_def* def, vec3s half_extents);
