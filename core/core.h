@@ -85,7 +85,14 @@ static inline float kl_pow2_scale(float largest)
 	return v.f;
 }
 
-/// Largest |entry| of a 3×3 matrix (fmaxf skips NaN entries: callers check finiteness).
+/// The larger of a and b (b when either is NaN). fmaxf is a libm call without -ffinite-math-only,
+/// and the solver's inner loops run millions of times per step.
+static inline float kl_maxf(float a, float b)
+{
+	return a > b ? a : b;
+}
+
+/// Largest |entry| of a 3×3 matrix (NaN entries are skipped: callers check finiteness).
 static inline float kl_mat3_largest(mat3s m)
 {
 	float largest = 0.0f;
@@ -93,7 +100,7 @@ static inline float kl_mat3_largest(mat3s m)
 	{
 		for (int r = 0; r < 3; ++r)
 		{
-			largest = fmaxf(largest, fabsf(m.raw[c][r]));
+			largest = kl_maxf(fabsf(m.raw[c][r]), largest);
 		}
 	}
 	return largest;

@@ -73,14 +73,17 @@ static kl_result check_points(const kl_world* world, const vec3s* points, int co
 							  const char* point_name, const char* size_name)
 {
 	kl_aabb box = {{{FLT_MAX, FLT_MAX, FLT_MAX}}, {{-FLT_MAX, -FLT_MAX, -FLT_MAX}}};
+	float bound = KL_MAX_COORDINATE * kl_length_unit(world);
 	for (int i = 0; i < count; ++i)
 	{
 		vec3s p = glms_vec3_mul(points[i], scale);
-		char label[64];
-		snprintf(label, sizeof(label), "%s %d", point_name, i);
-		if (kl_check_coordinates(world, p, KL_MAX_COORDINATE, label) != KL_OK)
+		float largest = kl_maxf(fabsf(p.x), kl_maxf(fabsf(p.y), fabsf(p.z)));
+		if (!(largest <= bound) || !kl_vec3_is_finite(p))
 		{
-			return KL_ERR_INVALID_ARGUMENT;
+			// Formatted only for the error: a scene may create thousands of hull shapes.
+			char label[64];
+			snprintf(label, sizeof(label), "%s %d", point_name, i);
+			return kl_check_coordinates(world, p, KL_MAX_COORDINATE, label);
 		}
 		box.lower = glms_vec3_minv(box.lower, p);
 		box.upper = glms_vec3_maxv(box.upper, p);

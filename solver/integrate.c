@@ -96,7 +96,7 @@ vec3s kl_integrate_gyroscopic(mat3s inertia, vec3s omega, vec3s torque, float h)
 /// v held to at most max long. Where the square of its length overflows float (a finite speed
 /// above 1.8e19), the length is taken in double, so that the vector is held to the limit rather
 /// than scaled by max/∞ to zero.
-static vec3s limit_length(vec3s v, float max)
+static inline vec3s limit_length(vec3s v, float max)
 {
 	float length2 = glms_vec3_dot(v, v);
 	if (!(length2 > max * max))

@@ -205,7 +205,7 @@ void kl_solve_limit(const kl_solver_step* step, const kl_joint_constraint* c, co
 	float cdot = sign * kl_axial_cdot(row, v);
 	float old = *accumulated;
 	float impulse = -mass_scale * mass * (cdot + bias) - impulse_scale * old;
-	*accumulated = fmaxf(old + impulse, 0.0f);
+	*accumulated = kl_maxf(old + impulse, 0.0f);
 	kl_axial_apply(c, row, v, sign * (*accumulated - old));
 }
 

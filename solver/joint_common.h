@@ -156,12 +156,8 @@ KL_JOINT_INLINE mat3s kl_point_mass(const kl_joint_constraint* c, vec3s ra, vec3
 	kl_point_k(c, ra, rb, k);
 	// At a power-of-two scale (kl_pow2_scale): K grows as the lever arms squared over the inertia,
 	// and its cofactors and determinant, up to its cube, overflow from entries of 2e19 and 7e12 on.
-	float largest = 0.0f;
-	for (int i = 0; i < 6; ++i)
-	{
-		largest = fmaxf(largest, fabsf(k[i]));
-	}
-	float scale = kl_pow2_scale(largest);
+	// K is positive semi-definite, so no off-diagonal entry exceeds the largest diagonal one.
+	float scale = kl_pow2_scale(kl_maxf(k[0], kl_maxf(k[1], k[2])));
 	const float a = k[0] * scale, b = k[1] * scale, cc = k[2] * scale;
 	const float d = k[3] * scale, e = k[4] * scale, f = k[5] * scale;
 	float xx = b * cc - f * f, yy = a * cc - e * e, zz = a * b - d * d;

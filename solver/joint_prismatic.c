@@ -74,7 +74,7 @@ static void update_slide_mass(kl_joint_constraint* c, const slide_geometry* g)
 	vec3s ky = kl_sym6_mulv(k, g->ny);
 	float a = glms_vec3_dot(g->nx, kx), b = glms_vec3_dot(g->nx, ky), d = glms_vec3_dot(g->ny, ky);
 	// At a power-of-two scale, as kl_point_mass: the determinant squares the entries.
-	float scale = kl_pow2_scale(fmaxf(fabsf(a), fmaxf(fabsf(b), fabsf(d))));
+	float scale = kl_pow2_scale(kl_maxf(fabsf(a), kl_maxf(fabsf(b), fabsf(d))));
 	a *= scale, b *= scale, d *= scale;
 	float det = a * d - b * b;
 	c->point_mass = glms_mat3_zero();
@@ -137,7 +137,7 @@ static void solve_slide_normals(kl_joint_constraint* c, kl_joint_velocities* v, 
 				glms_vec3_dot(sby, glms_mat3_mulv(c->inv_inertia_b, sby));
 	float kxy = glms_vec3_dot(say, iax) + glms_vec3_dot(sby, ibx);
 	// At a power-of-two scale, as kl_point_mass: the determinant squares the entries.
-	float scale = kl_pow2_scale(fmaxf(fabsf(kxx), fmaxf(fabsf(kyy), fabsf(kxy))));
+	float scale = kl_pow2_scale(kl_maxf(fabsf(kxx), kl_maxf(fabsf(kyy), fabsf(kxy))));
 	kxx *= scale, kyy *= scale, kxy *= scale;
 	float det = kxx * kyy - kxy * kxy;
 	if (det == 0.0f || !isfinite(det))

@@ -27,7 +27,7 @@ valgrind --tool=callgrind --callgrind-out-file="$out.cg" "$bench" --scene "$scen
 count=$(awk '/Collected :/ { print $NF }' "$out")
 awk -v s="$scene" -v n="$steps" -v c="$count" -v b="$budget" -v t="$tolerance_percent" 'BEGIN {
 	ratio = c / b
-	printf "%s, %d steps, 1 thread: %d instructions, budget %d (%.3f of it; fails above %.2f)\n", s, n, c, b, ratio, 1 + t / 100
+	printf "%s, %d steps, 1 thread: %.0f instructions, budget %.0f (%.3f of it; fails above %.2f)\n", s, n, c, b, ratio, 1 + t / 100
 	if (ratio > 1 + t / 100) { print "over budget: a change made this run slower"; exit 1 }
 	if (ratio < 1 - t / 100) print "well under budget: lower it in tools/instruction-budgets.txt with the speed-up"
 }'
