@@ -497,6 +497,11 @@ static bool update_mesh_contact(const kl_world* world, kl_contact* c, float dt, 
 		c->manifold.point_count = overlap ? 1 : 0;
 		return overlap;
 	}
+	kl_transform frame_a = shape_transform(world, &world->shapes[c->shape_a]);
+	for (int i = 0; i < n; ++i)
+	{
+		kl_manifold_set_frame(&fresh[i], frame_a);
+	}
 	keep_mesh_impulses(c, fresh, n);
 	kl_contact_approach(world, c, fresh, n);
 	mix_materials(world, c);
@@ -530,6 +535,7 @@ static void update_contact(const kl_world* world, kl_contact* c, float dt, kl_me
 		else
 		{
 			m.point_count = m.point_count > 0 && kl_contact_pre_solve(world, c, &m, 1) == 0 ? 0 : m.point_count;
+			kl_manifold_set_frame(&m, shape_transform(world, a));
 			kl_manifold_keep_impulses(&c->manifold, &m);
 			kl_contact_approach(world, c, &m, 1);
 			mix_materials(world, c);

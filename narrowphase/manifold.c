@@ -257,6 +257,25 @@ int kl_complete_manifold_points(const kl_manifold_point* candidates, int count, 
 	return s.count;
 }
 
+void kl_manifold_set_frame(kl_manifold* manifold, kl_transform frame_a)
+{
+	manifold->frame_a = frame_a;
+	manifold->has_frame = true;
+}
+
+/// Where old point p lies now if it moved with shape A: from the old frame to the new one.
+static vec3s carried_point(const kl_manifold* old_manifold, const kl_manifold* manifold, vec3s p)
+{
+	if (!old_manifold->has_frame || !manifold->has_frame)
+	{
+		return p;
+	}
+	const kl_transform* from = &old_manifold->frame_a;
+	const kl_transform* to = &manifold->frame_a;
+	vec3s local = kl_inv_rotate(from->q, glms_vec3_sub(p, from->p));
+	return glms_vec3_add(to->p, kl_rotate(to->q, local));
+}
+
 void kl_manifold_keep_impulses(const kl_manifold* old_manifold, kl_manifold* manifold)
 {
 	if (old_manifold == NULL || manifold == NULL)
@@ -289,8 +308,9 @@ void kl_manifold_keep_impulses(const kl_manifold* old_manifold, kl_manifold* man
 		}
 	}
 	// Ids change when a clipped corner slides across a side plane of an equal-sized face (the
-	// point stays where it was but is now an edge-plane intersection): such a point takes the
-	// impulse of the unmatched old point within the slop of it, so warm starting survives.
+	// point stays where it was on the bodies but is now an edge-plane intersection): such a point
+	// takes the impulse of the unmatched old point within the slop of it, so warm starting
+	// survives. Flush faces (a wall of boxes whose edges line up) flip such ids every few steps.
 	for (int i = 0; i < manifold->point_count; ++i)
 	{
 		kl_manifold_point* p = manifold->points + i;
@@ -308,7 +328,7 @@ void kl_manifold_keep_impulses(const kl_manifold* old_manifold, kl_manifold* man
 			{
 				taken = manifold->points[k].persisted && manifold->points[k].id == q->id;
 			}
-			float d2 = glms_vec3_distance2(p->point, q->point);
+			float d2 = glms_vec3_distance2(p->point, carried_point(old_manifold, manifold, q->point));
 			if (!taken && d2 < best_d2)
 			{
 				best = j;

@@ -39,6 +39,10 @@ typedef struct kl_manifold
 	kl_manifold_point points[KL_MAX_MANIFOLD_POINTS];
 	int point_count;
 	vec3s rolling_impulse; ///< solver state (rolling resistance), world
+	/// Shape A's world pose when the points were found (has_frame: set by kl_manifold_set_frame):
+	/// lets the next step's matching follow the pair's motion (kl_manifold_keep_impulses).
+	kl_transform frame_a;
+	bool has_frame;
 } kl_manifold;
 
 /// Picks at most KL_MAX_MANIFOLD_POINTS of count candidate points so that the support polygon is
@@ -67,8 +71,13 @@ int kl_reduce_manifold_points_tied(const kl_manifold_point* candidates, int coun
 int kl_complete_manifold_points(const kl_manifold_point* candidates, int count, vec3s normal, kl_manifold_point* out,
 								int kept);
 
+/// Records shape A's world pose with the manifold's points (see kl_manifold_keep_impulses).
+void kl_manifold_set_frame(kl_manifold* manifold, kl_transform frame_a);
+
 /// Copies the solver state of the points of old_manifold into the points of manifold with the same
 /// id (and marks them persisted). A point whose id found no match takes the state of an unmatched
 /// old point within KL_LINEAR_SLOP of it (a clipped corner that changed features in place); the
-/// rest start from zero.
+/// rest start from zero. Where both manifolds have a frame, the old points are first carried with
+/// shape A from its old pose to its new one, so that "in place" means on the bodies, not in the
+/// world: a resting pile that is still settling moves its points more than the slop in a step.
 void kl_manifold_keep_impulses(const kl_manifold* old_manifold, kl_manifold* manifold);

@@ -375,6 +375,44 @@ static void test_keep_impulses(void** state)
 	kl_manifold_keep_impulses(&old_m, NULL);
 }
 
+/// A clipped corner that changes features in place while the pair moves: a box resting flush on
+/// another, both sinking 6 mm in the step (more than the slop). Matched on the bodies, the point
+/// keeps its impulse; matched in the world it would start from zero, and a settling pile of flush
+/// boxes would drop up to a fifth of its support each step.
+static void test_keep_impulses_moving_pair(void** state)
+{
+	(void)state;
+	kl_manifold old_m, m;
+	memset(&old_m, 0, sizeof(old_m));
+	memset(&m, 0, sizeof(m));
+	old_m.point_count = 1;
+	old_m.points[0].id = 1;
+	old_m.points[0].point = kl_vec3(0.5f, 0.5f, 1.0f);
+	old_m.points[0].normal_impulse = 4.0f;
+	m.point_count = 1;
+	m.points[0].id = 2; // the same corner, now an edge-plane crossing
+	m.points[0].point = kl_vec3(0.5f, 0.5f, 1.0f - 0.006f);
+	// Without frames the points are compared where they are: 6 mm apart, no match.
+	kl_manifold_keep_impulses(&old_m, &m);
+	assert_false(m.points[0].persisted);
+	// Shape A moved down 6 mm and turned a little about the vertical: on the bodies the point
+	// has not moved.
+	versors turn = glms_quatv(0.01f, kl_vec3(0.0f, 0.0f, 1.0f));
+	kl_transform from = {kl_vec3(0.0f, 0.0f, 0.5f), glms_quat_identity()};
+	kl_transform to = {kl_vec3(0.0f, 0.0f, 0.5f - 0.006f), turn};
+	kl_manifold_set_frame(&old_m, from);
+	kl_manifold_set_frame(&m, to);
+	m.points[0].point = glms_vec3_add(to.p, kl_rotate(turn, glms_vec3_sub(old_m.points[0].point, from.p)));
+	kl_manifold_keep_impulses(&old_m, &m);
+	assert_true(m.points[0].persisted);
+	assert_near(m.points[0].normal_impulse, 4.0, 0);
+	// A point that really moved on the bodies (a slide of 2 cm) still starts from zero.
+	m.points[0].point = glms_vec3_add(m.points[0].point, kl_vec3(0.02f, 0.0f, 0.0f));
+	kl_manifold_keep_impulses(&old_m, &m);
+	assert_false(m.points[0].persisted);
+	assert_near(m.points[0].normal_impulse, 0.0, 0);
+}
+
 /// Whether out[0..n) holds the candidate with this id.
 static bool holds_id(const kl_manifold_point* out, int n, uint32_t id)
 {
@@ -511,7 +549,8 @@ int main(void)
 		cmocka_unit_test(test_small_counts_kept),	  cmocka_unit_test(test_greedy_choices_random),
 		cmocka_unit_test(test_box_face_patch),		  cmocka_unit_test(test_area_in_normal_plane),
 		cmocka_unit_test(test_deterministic),		  cmocka_unit_test(test_degenerate_inputs),
-		cmocka_unit_test(test_keep_impulses),		  cmocka_unit_test(test_tied_keeps_loaded_point),
+		cmocka_unit_test(test_keep_impulses),
+		cmocka_unit_test(test_keep_impulses_moving_pair),		  cmocka_unit_test(test_tied_keeps_loaded_point),
 		cmocka_unit_test(test_complete_from_kept),	  cmocka_unit_test(test_copies_chosen_once),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
