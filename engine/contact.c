@@ -509,6 +509,115 @@ static bool update_mesh_contact(const kl_world* world, kl_contact* c, float dt, 
 	return c->manifold_count > 0;
 }
 
+/// Relative motion a kept manifold tolerates (Box3D's contact recycle distance): past it the
+/// touching features may have changed, and the narrowphase runs again.
+#define KL_RECYCLE_DISTANCE (10.0f * KL_LINEAR_SLOP)
+/// cos²(5°): the manifold is found again once either body has turned 10° since it was found.
+#define KL_RECYCLE_COS2 0.99240388f
+
+static versors conjugate(versors q)
+{
+	return (versors){{-q.x, -q.y, -q.z, q.w}};
+}
+
+/// How far the shape's points reach from its body's centre of mass; 0 for a static body, which
+/// does not turn.
+static float shape_reach(const kl_world* world, const kl_shape* shape)
+{
+	const kl_body_sim* sim = &world->sims[shape->body];
+	if ((sim->flags & KL_SIM_MOVABLE) == 0)
+	{
+		return 0.0f;
+	}
+	kl_aabb box = shape->aabb;
+	vec3s mid = glms_vec3_scale(glms_vec3_add(box.lower, box.upper), 0.5f);
+	return glms_vec3_distance(mid, sim->center) + 0.5f * glms_vec3_norm(glms_vec3_sub(box.upper, box.lower));
+}
+
+/// Records the poses and points of the manifold a full narrowphase just found.
+static void store_base(const kl_world* world, kl_contact* c)
+{
+	const kl_manifold* m = &c->manifold;
+	kl_contact_base* b = &c->base;
+	b->valid = m->point_count > 0;
+	b->anchor_shift = glms_vec3_zero();
+	if (!b->valid)
+	{
+		return;
+	}
+	const kl_body_sim* sa = &world->sims[c->body_a];
+	const kl_body_sim* sb = &world->sims[c->body_b];
+	b->center_a = sa->center;
+	b->center_b = sb->center;
+	b->rotation_a = sa->transform.q;
+	b->rotation_b = sb->transform.q;
+	for (int k = 0; k < m->point_count; ++k)
+	{
+		b->point[k] = m->points[k].point;
+		b->separation[k] = m->points[k].separation;
+	}
+	b->reach = fmaxf(shape_reach(world, &world->shapes[c->shape_a]), shape_reach(world, &world->shapes[c->shape_b]));
+}
+
+/// Contact recycling (Box3D's): while the bodies' relative pose is within KL_RECYCLE_DISTANCE of
+/// the pose the manifold was found at (the shift of B's centre seen from A, plus the chord a
+/// relative turn sweeps at the shapes' reach), writes the kept manifold into m and returns true:
+/// the same normal, ids and impulses; each body's anchors keep their offsets from its centre of
+/// mass (the points ride with A, and base.anchor_shift tells the solver where B's lie); the
+/// separations follow the bodies' motion since, as the solver's sub-steps move them.
+///
+/// Why: a manifold found anew every step puts the points in the middle of the current overlap
+/// and the normal on the current reference face. When the upper of two resting boxes shifts or
+/// tilts by δ, its support then lags δ/2 behind it, so the weight of everything above turns it
+/// further the way it leans. Soft contacts let a loaded stack lean that far: a column of 20
+/// cubes, or a one-cube-thick wall of them, tips over within a few hundred steps that way.
+/// Anchors fixed on each body carry no such lever, and both stand.
+static bool recycle_manifold(const kl_world* world, kl_contact* c, kl_manifold* m)
+{
+	kl_contact_base* b = &c->base;
+	if (!b->valid || c->manifold.point_count == 0)
+	{
+		return false;
+	}
+	const kl_body_sim* sa = &world->sims[c->body_a];
+	const kl_body_sim* sb = &world->sims[c->body_b];
+	versors qa = sa->transform.q, qb = sb->transform.q;
+	float ca = qa.x * b->rotation_a.x + qa.y * b->rotation_a.y + qa.z * b->rotation_a.z + qa.w * b->rotation_a.w;
+	float cb = qb.x * b->rotation_b.x + qb.y * b->rotation_b.y + qb.z * b->rotation_b.z + qb.w * b->rotation_b.w;
+	if (!(ca * ca > KL_RECYCLE_COS2 && cb * cb > KL_RECYCLE_COS2))
+	{
+		return false;
+	}
+	vec3s dc = glms_vec3_sub(sb->center, sa->center);
+	vec3s rel = kl_inv_rotate(qa, dc);
+	vec3s rel0 = kl_inv_rotate(b->rotation_a, glms_vec3_sub(b->center_b, b->center_a));
+	versors turn = glms_quat_mul(conjugate(glms_quat_mul(conjugate(b->rotation_a), b->rotation_b)),
+								 glms_quat_mul(conjugate(qa), qb));
+	float sine = sqrtf(turn.x * turn.x + turn.y * turn.y + turn.z * turn.z); // |sin(θ/2)|
+	float motion = glms_vec3_distance(rel, rel0) + 2.0f * sine * b->reach;
+	if (!(motion < KL_RECYCLE_DISTANCE))
+	{
+		return false;
+	}
+	*m = c->manifold;
+	vec3s moved_a = glms_vec3_sub(sa->center, b->center_a);
+	b->anchor_shift = glms_vec3_sub(glms_vec3_sub(sb->center, b->center_b), moved_a);
+	versors dqa = glms_quat_mul(qa, conjugate(b->rotation_a));
+	versors dqb = glms_quat_mul(qb, conjugate(b->rotation_b));
+	for (int k = 0; k < m->point_count; ++k)
+	{
+		kl_manifold_point* mp = &m->points[k];
+		vec3s ra = glms_vec3_sub(b->point[k], b->center_a);
+		vec3s rb = glms_vec3_sub(b->point[k], b->center_b);
+		vec3s d = glms_vec3_add(dc, glms_vec3_sub(kl_rotate(dqb, rb), kl_rotate(dqa, ra)));
+		mp->separation = b->separation[k] + glms_vec3_dot(d, m->normal);
+		mp->point = glms_vec3_add(b->point[k], moved_a); // A's anchor; B's is anchor_shift away
+		mp->normal_velocity = 0.0f; // as for a new manifold: kl_contact_approach writes it when needed
+		mp->persisted = true;
+	}
+	return true;
+}
+
 static void update_contact(const kl_world* world, kl_contact* c, float dt, kl_mesh_scratch* scratch)
 {
 	uint32_t flags = c->flags & ~(KL_CONTACT_STARTED | KL_CONTACT_STOPPED);
@@ -526,8 +635,12 @@ static void update_contact(const kl_world* world, kl_contact* c, float dt, kl_me
 		kl_shape_collider(a, &ca);
 		kl_shape_collider(b, &cb);
 		kl_manifold m;
-		float speculative = (flags & KL_CONTACT_SENSOR) ? 0.0f : kl_contact_speculative_distance(world, c, dt);
-		kl_collide(&ca, shape_transform(world, a), &cb, shape_transform(world, b), speculative, &c->cache, &m);
+		bool recycled = !(flags & KL_CONTACT_SENSOR) && recycle_manifold(world, c, &m);
+		if (!recycled)
+		{
+			float speculative = (flags & KL_CONTACT_SENSOR) ? 0.0f : kl_contact_speculative_distance(world, c, dt);
+			kl_collide(&ca, shape_transform(world, a), &cb, shape_transform(world, b), speculative, &c->cache, &m);
+		}
 		if (flags & KL_CONTACT_SENSOR)
 		{
 			m.point_count = m.point_count > 0 && m.points[0].separation <= 0.0f ? m.point_count : 0;
@@ -536,11 +649,22 @@ static void update_contact(const kl_world* world, kl_contact* c, float dt, kl_me
 		{
 			m.point_count = m.point_count > 0 && kl_contact_pre_solve(world, c, &m, 1) == 0 ? 0 : m.point_count;
 			kl_manifold_set_frame(&m, shape_transform(world, a));
-			kl_manifold_keep_impulses(&c->manifold, &m);
+			if (!recycled)
+			{
+				kl_manifold_keep_impulses(&c->manifold, &m);
+			}
 			kl_contact_approach(world, c, &m, 1);
 			mix_materials(world, c);
 		}
 		c->manifold = m;
+		if (flags & KL_CONTACT_SENSOR)
+		{
+			c->base.valid = false;
+		}
+		else if (!recycled || m.point_count == 0)
+		{
+			store_base(world, c);
+		}
 		touching = m.point_count > 0;
 		c->manifold_count = touching && !(flags & KL_CONTACT_SENSOR) ? 1 : 0;
 	}

@@ -19,6 +19,27 @@ enum kl_contact_flags
 	KL_CONTACT_MESH = 1 << 6,		   ///< a mesh pair: the BVH narrowphase, up to KL_MESH_MAX_MANIFOLDS patches
 };
 
+/// A convex pair's poses and points as its last full narrowphase found them. While the pair's
+/// relative pose stays within KL_RECYCLE_DISTANCE of this one, the manifold is kept (contact
+/// recycling, as Box3D's): its normal stays, each body's anchors stay on it, and only the
+/// separations follow the bodies' motion, the same linearisation the solver's sub-steps use.
+typedef struct kl_contact_base
+{
+	vec3s center_a; ///< world centres of mass then
+	vec3s center_b;
+	versors rotation_a; ///< body rotations then
+	versors rotation_b;
+	vec3s point[KL_MAX_MANIFOLD_POINTS]; ///< world points then
+	float separation[KL_MAX_MANIFOLD_POINTS];
+	/// Largest distance of a movable side's shape from its body's centre of mass (0: both static),
+	/// which bounds how far a relative rotation moves the shapes' points.
+	float reach;
+	/// While the manifold is kept: how far B's anchors lie from A's, B's motion relative to A
+	/// since the manifold was found (each body keeps its own anchors, as Box3D's solver does).
+	vec3s anchor_shift;
+	bool valid;
+} kl_contact_base;
+
 typedef struct kl_contact
 {
 	int shape_a; ///< slots, shape_a < shape_b (the broadphase pair order)
@@ -32,6 +53,7 @@ typedef struct kl_contact
 	float spin_resistance;
 	kl_collide_cache cache;
 	kl_manifold manifold; ///< normal from shape_a to shape_b
+	kl_contact_base base; ///< convex pairs: the pose `manifold` was found at (contact recycling)
 	/// Manifolds with points: 0 or 1 for convex pairs; mesh pairs may have up to
 	/// KL_MESH_MAX_MANIFOLDS contact patches, the first in `manifold`, the rest in `extra`.
 	int manifold_count;

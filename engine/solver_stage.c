@@ -333,6 +333,7 @@ static kl_contact_source contact_source(const kl_world* world, int k, int m)
 	source.spin_resistance = contact->spin_resistance;
 	source.contact_index = k;
 	source.manifold_index = m;
+	source.anchor_shift = m == 0 ? contact->base.anchor_shift : glms_vec3_zero();
 	return source;
 }
 

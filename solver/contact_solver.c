@@ -131,7 +131,7 @@ void kl_prepare_contact(const kl_solver_step* step, const kl_contact_source* sou
 		const kl_manifold_point* mp = &m->points[k];
 		kl_contact_constraint_point* cp = &c->points[k];
 		cp->anchor_a = glms_vec3_sub(mp->point, center_a);
-		cp->anchor_b = glms_vec3_sub(mp->point, center_b);
+		cp->anchor_b = glms_vec3_sub(glms_vec3_add(mp->point, source->anchor_shift), center_b);
 		vec3s d = glms_vec3_sub(cp->anchor_b, cp->anchor_a);
 		cp->adjusted_separation = mp->separation - glms_vec3_dot(d, c->normal);
 		cp->normal_mass = row_mass(ba, bb, cp->anchor_a, cp->anchor_b, c->normal);

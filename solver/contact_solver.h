@@ -63,6 +63,9 @@ typedef struct kl_contact_source
 	float spin_resistance;
 	int contact_index;
 	int manifold_index;
+	/// Where B's anchors lie relative to the points (A's anchors): zero for a manifold found this
+	/// step, B's motion relative to A since it was found for a kept one (contact recycling).
+	vec3s anchor_shift;
 } kl_contact_source;
 
 void kl_prepare_contact(const kl_solver_step* step, const kl_contact_source* source, int index_a, int index_b,
