@@ -398,12 +398,10 @@ static int collide_mesh_pair(const kl_world* world, const kl_contact* c, float m
 		{
 			return 0;
 		}
-		int n = kl_collide_plane_triangle_set(plane->plane, shape_transform(world, plane), &set, margin, out);
-		if (n > 0 && plane == b)
-		{
-			out->normal = glms_vec3_negate(out->normal);
-		}
-		return n;
+		kl_vertex_motion motion;
+		kl_contact_mesh_motion(world, c, dt, &motion);
+		return kl_collide_plane_triangle_set(plane->plane, shape_transform(world, plane), &set, plane == a, margin,
+											 &motion, scratch, out, KL_MESH_MAX_MANIFOLDS);
 	}
 	kl_triangle_set sa, sb;
 	if (!kl_shape_triangle_set(world, a, &sa) || !kl_shape_triangle_set(world, b, &sb))

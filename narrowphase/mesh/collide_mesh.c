@@ -362,6 +362,22 @@ static void relative_m34(const kl_triangle_set* a, const kl_triangle_set* b, flo
 	}
 }
 
+/// The speculative margin of a pair whose thinner body is `thinnest` thick (FLT_MAX: unknown):
+/// margin's fixed part (KL_SPECULATIVE_DISTANCE) becomes a thin band, at most the slop and a
+/// quarter of the thinner body. A 2 cm band around a 2 cm gear holds nearly every triangle pair
+/// (25,000 raw contacts a step), and around nested bowls or a screw in its thread it holds the far
+/// walls, whose patches crowd out the supporting ones. The closing part (linear speed, gravity,
+/// fast spin: contact.c), which stops tunnelling, stays.
+static float kl_band_margin(float thinnest, float margin)
+{
+	if (thinnest < FLT_MAX)
+	{
+		float band = fmaxf(0.5f * KL_LINEAR_SLOP, fminf(KL_LINEAR_SLOP, 0.25f * thinnest));
+		margin = margin > KL_SPECULATIVE_DISTANCE ? margin - (KL_SPECULATIVE_DISTANCE - band) : fminf(margin, band);
+	}
+	return margin;
+}
+
 kl_tri_contact_config kl_mesh_pair_config(const kl_triangle_set* a, const kl_triangle_set* b, float margin)
 {
 	kl_tri_contact_config config = kl_tri_contact_config_default();
@@ -369,22 +385,8 @@ kl_tri_contact_config kl_mesh_pair_config(const kl_triangle_set* a, const kl_tri
 	if (thinnest < FLT_MAX)
 	{
 		config.max_depth = fmaxf(2.0f * KL_LINEAR_SLOP, fminf(config.max_depth, 0.5f * thinnest));
-		// The fixed part of the speculative margin is a thin band (at most the slop, a quarter of
-		// a thin body): a 2 cm band around a 2 cm gear holds nearly every triangle pair (25,000
-		// raw contacts a step), and around nested bowls or a screw in its thread it holds the
-		// far walls, whose patches crowd out the supporting ones. The closing part (linear speed,
-		// gravity, fast spin: contact.c), which stops tunnelling, stays.
-		float band = fmaxf(0.5f * KL_LINEAR_SLOP, fminf(KL_LINEAR_SLOP, 0.25f * thinnest));
-		if (margin > KL_SPECULATIVE_DISTANCE)
-		{
-			margin -= KL_SPECULATIVE_DISTANCE - band;
-		}
-		else
-		{
-			margin = fminf(margin, band);
-		}
 	}
-	config.margin = margin;
+	config.margin = kl_band_margin(thinnest, margin);
 	return config;
 }
 
@@ -532,54 +534,21 @@ int kl_collide_round_triangle_set(const kl_triangle_set* a, const kl_triangle_se
 	return collide_sets(a, b, margin, NULL, round_is_a ? 1 : 2, radius, NULL, scratch, out, max_manifolds);
 }
 
-int kl_collide_plane_triangle_set(kl_plane plane, kl_transform xf_a, const kl_triangle_set* b, float margin,
-								  kl_manifold* out)
+int kl_collide_plane_triangle_set(kl_plane plane, kl_transform xf_plane, const kl_triangle_set* set, bool plane_is_a,
+								  float margin, const kl_vertex_motion* motion, kl_mesh_scratch* scratch,
+								  kl_manifold* out, int max_manifolds)
 {
-	vec3s n = kl_rotate(xf_a.q, plane.normal);
-	float offset = plane.offset + glms_vec3_dot(n, xf_a.p);
-	enum
+	if (scratch == NULL)
 	{
-		KL_PLANE_CANDIDATES = 64
-	};
-	kl_manifold_point candidates[KL_PLANE_CANDIDATES];
-	int count = 0;
-	for (int i = 0; i < b->vertex_count; ++i)
-	{
-		vec3s p = kl_set_vertex(b, i);
-		float s = glms_vec3_dot(n, p) - offset;
-		if (s > margin)
-		{
-			continue;
-		}
-		kl_manifold_point mp;
-		memset(&mp, 0, sizeof(mp));
-		mp.point = glms_vec3_sub(p, glms_vec3_scale(n, 0.5f * s));
-		mp.separation = s;
-		mp.id = (uint32_t)i;
-		if (count < KL_PLANE_CANDIDATES)
-		{
-			candidates[count++] = mp;
-		}
-		else
-		{
-			// Keep the deepest candidates: replace the shallowest.
-			int worst = 0;
-			for (int k = 1; k < count; ++k)
-			{
-				worst = candidates[k].separation > candidates[worst].separation ? k : worst;
-			}
-			if (mp.separation < candidates[worst].separation)
-			{
-				candidates[worst] = mp;
-			}
-		}
-	}
-	memset(out, 0, sizeof(*out));
-	if (count == 0)
-	{
+		kl_fail(KL_ERR_INVALID_ARGUMENT, "mesh contacts: null scratch");
 		return 0;
 	}
-	out->normal = n;
-	out->point_count = kl_reduce_manifold_points(candidates, count, n, out->points);
-	return 1;
+	vec3s n = kl_rotate(xf_plane.q, plane.normal);
+	float offset = plane.offset + glms_vec3_dot(n, xf_plane.p);
+	// The contacts a face of a box ground would give (the band of the mesh's thickness, vertex
+	// contacts, patches): the same mesh then rests on a plane as on a box.
+	kl_tri_contact_config config = kl_tri_contact_config_default();
+	config.margin = kl_band_margin(set->thickness > 0.0f ? set->thickness : FLT_MAX, margin);
+	int count = kl_plane_vertex_contacts(n, offset, set, plane_is_a, &config, motion, scratch);
+	return count > 0 ? kl_mesh_scratch_patches(scratch, count, motion, out, max_manifolds) : 0;
 }
