@@ -128,6 +128,9 @@ void kl_prepare_contact(const kl_solver_step* step, const kl_contact_source* sou
 	c->softness = both_dynamic ? step->contact_softness : step->static_softness;
 	c->point_count = m->point_count;
 	const kl_body_state zero = {{{0}}, {{0}}};
+	// Over the step gravity can speed the approach up by at most its part along the normal: the
+	// fastest approach restitution bounces from is the one at the step's start plus that.
+	float gravity_closing = fabsf(glms_vec3_dot(step->gravity, c->normal)) * step->h * (float)step->substep_count;
 	const kl_body_state* sa = index_a >= 0 ? &step->states[index_a] : &zero;
 	const kl_body_state* sb = index_b >= 0 ? &step->states[index_b] : &zero;
 	vec3s center_a = index_a >= 0 ? ba->center0 : source->center_a;
@@ -151,6 +154,7 @@ void kl_prepare_contact(const kl_solver_step* step, const kl_contact_source* sou
 		vec3s va = glms_vec3_add(sa->linear_velocity, glms_vec3_cross(sa->angular_velocity, cp->anchor_a));
 		vec3s vb = glms_vec3_add(sb->linear_velocity, glms_vec3_cross(sb->angular_velocity, cp->anchor_b));
 		cp->relative_velocity = glms_vec3_dot(c->normal, glms_vec3_sub(vb, va));
+		cp->approach_limit = cp->relative_velocity - gravity_closing;
 	}
 }
 
@@ -273,7 +277,9 @@ static inline void solve_normal(const kl_solver_step* step, kl_contact_constrain
 		float vn = glms_vec3_dot(relative_velocity(a, b, cp->anchor_a, cp->anchor_b), c->normal);
 		// Restitution bounces off the fastest approach seen: gravity keeps speeding a falling body
 		// up during the sub-steps before it meets the surface, so the speed at the step start is short.
-		cp->relative_velocity = vn < cp->relative_velocity ? vn : cp->relative_velocity;
+		// Never faster than gravity explains: within a pinch, or right after a warm start, the rows
+		// see approaches no motion had, and a bounce from them throws the bodies out.
+		cp->relative_velocity = kl_maxf(vn < cp->relative_velocity ? vn : cp->relative_velocity, cp->approach_limit);
 		float impulse = -cp->normal_mass * mass_scale * (vn + bias) - impulse_scale * cp->normal_impulse;
 		float next = kl_maxf(cp->normal_impulse + impulse, 0.0f);
 		impulse = next - cp->normal_impulse;

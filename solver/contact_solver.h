@@ -14,6 +14,9 @@ typedef struct kl_contact_constraint_point
 	/// adjusted_separation + dot(n, Δp_b − Δp_a + Δq_b r_b − Δq_a r_a).
 	float adjusted_separation;
 	float relative_velocity; ///< fastest normal approach seen before a solve row this step (restitution)
+	/// The fastest approach the step can explain (restitution): the approach as the step began
+	/// plus what gravity adds along the normal over the step; relative_velocity stays above it.
+	float approach_limit;
 	float normal_mass;
 	float tangent_mass[2];
 	float normal_impulse;

@@ -206,7 +206,8 @@ KL_WF void solve_normal(const kl_solver_step* step, kl_contact_constraint_wide* 
 		kl_w vn = v3_dot(relative_velocity(a, b, ra, rb), n);
 		// Restitution bounces off the fastest approach seen during the sub-steps.
 		kl_w approach = w_load(cp->relative_velocity);
-		w_store(cp->relative_velocity, w_blend(w_min(vn, approach), approach, keep));
+		kl_w fastest = w_max(w_min(vn, approach), w_load(cp->approach_limit));
+		w_store(cp->relative_velocity, w_blend(fastest, approach, keep));
 		kl_w old = w_load(cp->normal_impulse);
 		kl_w impulse = w_sub(w_mul(w_mul(w_neg(w_load(cp->normal_mass)), mass_scale), w_add(vn, bias)),
 							 w_mul(impulse_scale, old));
