@@ -4,11 +4,36 @@
 // SPDX-License-Identifier: MIT
 #include "contact_solver.h"
 
+#include <float.h>
+
 
 /// fmaxf is a libm call without -ffinite-math-only; these rows run millions of times per step.
 static inline float kl_maxf(float a, float b)
 {
 	return a > b ? a : b;
+}
+
+static inline float kl_minf(float a, float b)
+{
+	return a < b ? a : b;
+}
+
+float kl_contact_impulse_limit(const kl_solver_step* step, float normal_mass, float relative_velocity,
+							   float pressing)
+{
+	return normal_mass * (kl_maxf(-relative_velocity, 0.0f) + step->max_push_speed + step->h * kl_maxf(pressing, 0.0f));
+}
+
+/// The acceleration the forces on a body give it this step (gravity and applied forces); zero for
+/// static, kinematic and sleeping sides.
+static vec3s kl_external_acceleration(const kl_solver_step* step, int index)
+{
+	if (index < 0 || !(step->bodies[index].inv_mass > 0.0f))
+	{
+		return glms_vec3_zero();
+	}
+	const kl_body_sim* sim = &step->sims[index];
+	return glms_vec3_add(glms_vec3_scale(step->gravity, sim->gravity_scale), glms_vec3_scale(sim->force, sim->inv_mass));
 }
 
 static const kl_solver_body kl_static_solver_body = {
@@ -98,6 +123,13 @@ static kl_solver_body kl_scaled_body(const kl_solver_body* b, float scale)
 	return s;
 }
 
+/// Whether a contact along this normal can carry weight: it lies within 45° of the vertical.
+static bool kl_carries_weight(const kl_solver_step* step, vec3s normal)
+{
+	float g = glms_vec3_norm(step->gravity);
+	return g > 0.0f && fabsf(glms_vec3_dot(normal, step->gravity)) >= KL_SUPPORT_COS * g;
+}
+
 void kl_prepare_contact(const kl_solver_step* step, const kl_contact_source* source, int index_a, int index_b,
 						kl_contact_constraint* c)
 {
@@ -131,6 +163,10 @@ void kl_prepare_contact(const kl_solver_step* step, const kl_contact_source* sou
 	// Over the step gravity can speed the approach up by at most its part along the normal: the
 	// fastest approach restitution bounces from is the one at the step's start plus that.
 	float gravity_closing = fabsf(glms_vec3_dot(step->gravity, c->normal)) * step->h * (float)step->substep_count;
+	bool weight = kl_carries_weight(step, c->normal);
+	// How hard the forces on the bodies press them together along the normal (m/s²).
+	float pressing = -glms_vec3_dot(c->normal, glms_vec3_sub(kl_external_acceleration(step, index_b),
+															  kl_external_acceleration(step, index_a)));
 	const kl_body_state* sa = index_a >= 0 ? &step->states[index_a] : &zero;
 	const kl_body_state* sb = index_b >= 0 ? &step->states[index_b] : &zero;
 	vec3s center_a = index_a >= 0 ? ba->center0 : source->center_a;
@@ -155,6 +191,15 @@ void kl_prepare_contact(const kl_solver_step* step, const kl_contact_source* sou
 		vec3s vb = glms_vec3_add(sb->linear_velocity, glms_vec3_cross(sb->angular_velocity, cp->anchor_b));
 		cp->relative_velocity = glms_vec3_dot(c->normal, glms_vec3_sub(vb, va));
 		cp->approach_limit = cp->relative_velocity - gravity_closing;
+		cp->impulse_limit =
+			weight ? FLT_MAX : kl_contact_impulse_limit(step, cp->normal_mass, cp->relative_velocity, pressing);
+		if (cp->normal_impulse > cp->impulse_limit)
+		{
+			float scale = cp->impulse_limit / cp->normal_impulse;
+			cp->normal_impulse = cp->impulse_limit;
+			cp->tangent_impulse[0] *= scale;
+			cp->tangent_impulse[1] *= scale;
+		}
 	}
 }
 
@@ -281,7 +326,7 @@ static inline void solve_normal(const kl_solver_step* step, kl_contact_constrain
 		// see approaches no motion had, and a bounce from them throws the bodies out.
 		cp->relative_velocity = kl_maxf(vn < cp->relative_velocity ? vn : cp->relative_velocity, cp->approach_limit);
 		float impulse = -cp->normal_mass * mass_scale * (vn + bias) - impulse_scale * cp->normal_impulse;
-		float next = kl_maxf(cp->normal_impulse + impulse, 0.0f);
+		float next = kl_minf(kl_maxf(cp->normal_impulse + impulse, 0.0f), cp->impulse_limit);
 		impulse = next - cp->normal_impulse;
 		cp->normal_impulse = next;
 		cp->max_normal_impulse = kl_maxf(cp->max_normal_impulse, impulse);
@@ -383,7 +428,7 @@ void kl_apply_restitution(const kl_solver_step* step, kl_contact_constraint* c)
 		}
 		float vn = glms_vec3_dot(relative_velocity(&a, &b, cp->anchor_a, cp->anchor_b), c->normal);
 		float impulse = -cp->normal_mass * (vn + c->restitution * cp->relative_velocity);
-		float next = kl_maxf(cp->normal_impulse + impulse, 0.0f);
+		float next = kl_minf(kl_maxf(cp->normal_impulse + impulse, 0.0f), cp->impulse_limit);
 		impulse = next - cp->normal_impulse;
 		cp->normal_impulse = next;
 		cp->max_normal_impulse = kl_maxf(cp->max_normal_impulse, impulse);
