@@ -3,20 +3,9 @@
 // Coulomb disk, and restitution applied once after the sub-steps.
 // SPDX-License-Identifier: MIT
 #include "contact_solver.h"
+#include "core.h"
 
 #include <float.h>
-
-
-/// fmaxf is a libm call without -ffinite-math-only; these rows run millions of times per step.
-static inline float kl_maxf(float a, float b)
-{
-	return a > b ? a : b;
-}
-
-static inline float kl_minf(float a, float b)
-{
-	return a < b ? a : b;
-}
 
 float kl_contact_impulse_limit(const kl_solver_step* step, float normal_mass, float relative_velocity,
 							   float pressing)
