@@ -1,5 +1,8 @@
-// Kollide internal — a small pthread worker pool. Worker w runs partitions w, w + W, w + 2W, ...
-// so the assignment is static; the caller thread is worker 0.
+// Kollide internal — a small pthread worker pool. The caller (worker 0) and the workers claim a
+// job's partitions one at a time from a shared counter, so a worker that another process keeps off
+// its core leaves its share to the others instead of holding up the step. Which thread runs a
+// partition never changes a result: tasks write per partition and use per-worker memory only as
+// scratch.
 // SPDX-License-Identifier: MIT
 #include "thread_pool.h"
 
@@ -28,13 +31,18 @@ struct kl_thread_pool
 	kl_worker* workers;
 	int worker_count;
 	int started; ///< threads successfully started
-	_Atomic uint64_t job_generation;
-	_Atomic int pending;  ///< workers still running the current job
+	_Atomic uint32_t job_generation; ///< the current job's number; workers wait for it to change
+	/// The current job's number (high 32 bits) and its next unclaimed partition (low 32 bits): a
+	/// claim is one compare-and-swap that fails once the job is over, so a late worker never runs
+	/// a partition of a job it did not see start.
+	_Atomic uint64_t claim;
+	_Atomic int done;	  ///< partitions of the current job finished
 	_Atomic int sleepers; ///< workers blocked on work_ready
 	_Atomic bool quit;
 	kl_task_fn* task;
 	void* context;
-	int partition_count;
+	_Atomic int partition_count;
+	uint32_t generation; ///< the caller's job counter
 };
 
 static inline void cpu_relax(void)
@@ -44,21 +52,35 @@ static inline void cpu_relax(void)
 #endif
 }
 
-static void run_share(kl_thread_pool* pool, int worker)
+/// Claims and runs partitions of job `generation` until none is left (or the job is over).
+static void run_claims(kl_thread_pool* pool, uint32_t generation, int worker)
 {
-	for (int p = worker; p < pool->partition_count; p += pool->worker_count)
+	uint64_t claim = atomic_load(&pool->claim);
+	for (;;)
 	{
-		pool->task(p, p + 1, worker, pool->context);
+		int p = (int)(claim & 0xffffffffu);
+		if ((uint32_t)(claim >> 32) != generation ||
+			p >= atomic_load_explicit(&pool->partition_count, memory_order_relaxed))
+		{
+			return;
+		}
+		// A failed exchange reloads the claim word: another thread took p, or a new job began.
+		if (atomic_compare_exchange_weak(&pool->claim, &claim, claim + 1))
+		{
+			pool->task(p, p + 1, worker, pool->context);
+			atomic_fetch_add_explicit(&pool->done, 1, memory_order_release);
+			claim = atomic_load(&pool->claim);
+		}
 	}
 }
 
 /// Waits until the job generation differs from `seen` (or the pool quits): spins first, then sleeps.
-static uint64_t wait_for_job(kl_thread_pool* pool, uint64_t seen)
+static uint32_t wait_for_job(kl_thread_pool* pool, uint32_t seen)
 {
 	int spins = 0;
 	for (;;)
 	{
-		uint64_t g = atomic_load(&pool->job_generation);
+		uint32_t g = atomic_load(&pool->job_generation);
 		if (g != seen || atomic_load(&pool->quit))
 		{
 			return g;
@@ -86,7 +108,7 @@ static void* worker_main(void* arg)
 {
 	kl_worker* self = arg;
 	kl_thread_pool* pool = self->pool;
-	uint64_t seen = 0;
+	uint32_t seen = 0;
 	for (;;)
 	{
 		seen = wait_for_job(pool, seen);
@@ -94,8 +116,7 @@ static void* worker_main(void* arg)
 		{
 			break;
 		}
-		run_share(pool, self->index);
-		atomic_fetch_sub_explicit(&pool->pending, 1, memory_order_release);
+		run_claims(pool, seen, self->index);
 	}
 	return NULL;
 }
@@ -117,7 +138,9 @@ kl_thread_pool* kl_thread_pool_create(int worker_count)
 	pthread_mutex_init(&pool->mutex, NULL);
 	pthread_cond_init(&pool->work_ready, NULL);
 	atomic_init(&pool->job_generation, 0);
-	atomic_init(&pool->pending, 0);
+	atomic_init(&pool->claim, 0);
+	atomic_init(&pool->done, 0);
+	atomic_init(&pool->partition_count, 0);
 	atomic_init(&pool->sleepers, 0);
 	atomic_init(&pool->quit, false);
 	for (int i = 1; i < worker_count; ++i)
@@ -158,11 +181,14 @@ void kl_thread_pool_destroy(kl_thread_pool* pool)
 
 void kl_thread_pool_run(kl_thread_pool* pool, kl_task_fn* task, int partition_count, void* context)
 {
+	uint32_t generation = ++pool->generation;
 	pool->task = task;
 	pool->context = context;
-	pool->partition_count = partition_count;
-	atomic_store(&pool->pending, pool->started);
-	atomic_fetch_add(&pool->job_generation, 1); // publishes the job (sequentially consistent)
+	atomic_store_explicit(&pool->partition_count, partition_count, memory_order_relaxed);
+	atomic_store_explicit(&pool->done, 0, memory_order_relaxed);
+	// Both stores are sequentially consistent: a worker that sees the new claim word sees the job.
+	atomic_store(&pool->claim, (uint64_t)generation << 32);
+	atomic_store(&pool->job_generation, generation);
 	if (atomic_load(&pool->sleepers) > 0)
 	{
 		pthread_mutex_lock(&pool->mutex);
@@ -170,11 +196,12 @@ void kl_thread_pool_run(kl_thread_pool* pool, kl_task_fn* task, int partition_co
 		pthread_mutex_unlock(&pool->mutex);
 	}
 
-	run_share(pool, 0);
+	run_claims(pool, generation, 0);
 
-	// Workers finish within microseconds of the caller; yield only if one was descheduled.
+	// Every partition is claimed; wait for those still running on workers. They finish within
+	// microseconds unless their thread lost its core, and then yielding gives it back.
 	int spins = 0;
-	while (atomic_load_explicit(&pool->pending, memory_order_acquire) > 0)
+	while (atomic_load_explicit(&pool->done, memory_order_acquire) < partition_count)
 	{
 		if (++spins < KL_SPIN_LIMIT)
 		{

@@ -1,5 +1,6 @@
 // Kollide internal — the world's worker pool. Work is split into a fixed number of partitions
-// (one per worker) by index range, so results never depend on scheduling.
+// (one per worker) by index range; threads claim partitions as they come free, and results never
+// depend on which thread ran one.
 // SPDX-License-Identifier: MIT
 #pragma once
 
