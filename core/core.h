@@ -92,6 +92,12 @@ static inline float kl_maxf(float a, float b)
 	return a > b ? a : b;
 }
 
+/// The smaller of a and b (b when either is NaN); see kl_maxf.
+static inline float kl_minf(float a, float b)
+{
+	return a < b ? a : b;
+}
+
 /// Largest |entry| of a 3×3 matrix (NaN entries are skipped: callers check finiteness).
 static inline float kl_mat3_largest(mat3s m)
 {

@@ -398,12 +398,10 @@ static int collide_mesh_pair(const kl_world* world, const kl_contact* c, float m
 		{
 			return 0;
 		}
-		int n = kl_collide_plane_triangle_set(plane->plane, shape_transform(world, plane), &set, margin, out);
-		if (n > 0 && plane == b)
-		{
-			out->normal = glms_vec3_negate(out->normal);
-		}
-		return n;
+		kl_vertex_motion motion;
+		kl_contact_mesh_motion(world, c, dt, &motion);
+		return kl_collide_plane_triangle_set(plane->plane, shape_transform(world, plane), &set, plane == a, margin,
+											 &motion, scratch, out, KL_MESH_MAX_MANIFOLDS);
 	}
 	kl_triangle_set sa, sb;
 	if (!kl_shape_triangle_set(world, a, &sa) || !kl_shape_triangle_set(world, b, &sb))
@@ -476,27 +474,53 @@ static int store_manifolds(kl_contact* c, const kl_manifold* fresh, int count)
 	return count;
 }
 
+/// Whether a sensor pair with a mesh overlaps: the solids share a point. Not from contacts, whose
+/// depth bound drops a body wholly inside the other: a torus knot falling through a sensor box
+/// would end and begin again while its vertices lie deeper than the bound. Out of memory, the pair
+/// keeps what it was.
+static bool mesh_sensor_overlaps(const kl_world* world, const kl_contact* c)
+{
+	bool was = (c->flags & KL_CONTACT_TOUCHING) != 0;
+	const kl_shape* a = &world->shapes[c->shape_a];
+	const kl_shape* b = &world->shapes[c->shape_b];
+	if (a->type == KL_SHAPE_PLANE || b->type == KL_SHAPE_PLANE)
+	{
+		const kl_shape* plane = a->type == KL_SHAPE_PLANE ? a : b;
+		kl_triangle_set set;
+		return kl_shape_triangle_set(world, plane == a ? b : a, &set)
+				   ? kl_plane_triangle_set_overlap(plane->plane, shape_transform(world, plane), &set)
+				   : was;
+	}
+	kl_triangle_set sa, sb;
+	if (!kl_shape_triangle_set(world, a, &sa) || !kl_shape_triangle_set(world, b, &sb))
+	{
+		return was;
+	}
+	int round_side = a->type == KL_SHAPE_SPHERE || a->type == KL_SHAPE_CAPSULE	 ? 1
+					 : b->type == KL_SHAPE_SPHERE || b->type == KL_SHAPE_CAPSULE ? 2
+																				 : 0;
+	const kl_shape* round = round_side == 1 ? a : b;
+	float radius = round_side == 0					  ? 0.0f
+				   : round->type == KL_SHAPE_SPHERE ? round->sphere_radius
+													: round->capsule.radius;
+	bool failed = false;
+	bool overlap = kl_triangle_sets_overlap(&sa, &sb, round_side, radius, &failed);
+	return failed ? was : overlap;
+}
+
 static bool update_mesh_contact(const kl_world* world, kl_contact* c, float dt, uint32_t flags,
 								kl_mesh_scratch* scratch)
 {
-	kl_manifold fresh[KL_MESH_MAX_MANIFOLDS];
-	bool sensor = (flags & KL_CONTACT_SENSOR) != 0;
-	int n = collide_mesh_pair(world, c, sensor ? 0.0f : kl_contact_speculative_distance(world, c, dt), dt, scratch, fresh);
-	n = sensor ? n : kl_contact_pre_solve(world, c, fresh, n);
-	if (sensor)
+	if (flags & KL_CONTACT_SENSOR)
 	{
-		bool overlap = false;
-		for (int i = 0; i < n; ++i)
-		{
-			for (int p = 0; p < fresh[i].point_count; ++p)
-			{
-				overlap = overlap || fresh[i].points[p].separation <= 0.0f;
-			}
-		}
+		bool overlap = mesh_sensor_overlaps(world, c);
 		c->manifold_count = 0;
 		c->manifold.point_count = overlap ? 1 : 0;
 		return overlap;
 	}
+	kl_manifold fresh[KL_MESH_MAX_MANIFOLDS];
+	int n = collide_mesh_pair(world, c, kl_contact_speculative_distance(world, c, dt), dt, scratch, fresh);
+	n = kl_contact_pre_solve(world, c, fresh, n);
 	kl_transform frame_a = shape_transform(world, &world->shapes[c->shape_a]);
 	for (int i = 0; i < n; ++i)
 	{

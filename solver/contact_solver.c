@@ -5,6 +5,26 @@
 #include "contact_solver.h"
 #include "core.h"
 
+#include <float.h>
+
+float kl_contact_impulse_limit(const kl_solver_step* step, float normal_mass, float relative_velocity,
+							   float pressing)
+{
+	return normal_mass * (kl_maxf(-relative_velocity, 0.0f) + step->max_push_speed + step->h * kl_maxf(pressing, 0.0f));
+}
+
+/// The acceleration the forces on a body give it this step (gravity and applied forces); zero for
+/// static, kinematic and sleeping sides.
+static vec3s kl_external_acceleration(const kl_solver_step* step, int index)
+{
+	if (index < 0 || !(step->bodies[index].inv_mass > 0.0f))
+	{
+		return glms_vec3_zero();
+	}
+	const kl_body_sim* sim = &step->sims[index];
+	return glms_vec3_add(glms_vec3_scale(step->gravity, sim->gravity_scale), glms_vec3_scale(sim->force, sim->inv_mass));
+}
+
 static const kl_solver_body kl_static_solver_body = {
 	.delta_rotation = {{0.0f, 0.0f, 0.0f, 1.0f}},
 };
@@ -92,6 +112,13 @@ static kl_solver_body kl_scaled_body(const kl_solver_body* b, float scale)
 	return s;
 }
 
+/// Whether a contact along this normal can carry weight: it lies within 45° of the vertical.
+static bool kl_carries_weight(const kl_solver_step* step, vec3s normal)
+{
+	float g = glms_vec3_norm(step->gravity);
+	return g > 0.0f && fabsf(glms_vec3_dot(normal, step->gravity)) >= KL_SUPPORT_COS * g;
+}
+
 void kl_prepare_contact(const kl_solver_step* step, const kl_contact_source* source, int index_a, int index_b,
 						kl_contact_constraint* c)
 {
@@ -122,6 +149,13 @@ void kl_prepare_contact(const kl_solver_step* step, const kl_contact_source* sou
 	c->softness = both_dynamic ? step->contact_softness : step->static_softness;
 	c->point_count = m->point_count;
 	const kl_body_state zero = {{{0}}, {{0}}};
+	// Over the step gravity can speed the approach up by at most its part along the normal: the
+	// fastest approach restitution bounces from is the one at the step's start plus that.
+	float gravity_closing = fabsf(glms_vec3_dot(step->gravity, c->normal)) * step->h * (float)step->substep_count;
+	bool weight = kl_carries_weight(step, c->normal);
+	// How hard the forces on the bodies press them together along the normal (m/s²).
+	float pressing = -glms_vec3_dot(c->normal, glms_vec3_sub(kl_external_acceleration(step, index_b),
+															  kl_external_acceleration(step, index_a)));
 	const kl_body_state* sa = index_a >= 0 ? &step->states[index_a] : &zero;
 	const kl_body_state* sb = index_b >= 0 ? &step->states[index_b] : &zero;
 	vec3s center_a = index_a >= 0 ? ba->center0 : source->center_a;
@@ -145,6 +179,16 @@ void kl_prepare_contact(const kl_solver_step* step, const kl_contact_source* sou
 		vec3s va = glms_vec3_add(sa->linear_velocity, glms_vec3_cross(sa->angular_velocity, cp->anchor_a));
 		vec3s vb = glms_vec3_add(sb->linear_velocity, glms_vec3_cross(sb->angular_velocity, cp->anchor_b));
 		cp->relative_velocity = glms_vec3_dot(c->normal, glms_vec3_sub(vb, va));
+		cp->approach_limit = cp->relative_velocity - gravity_closing;
+		cp->impulse_limit =
+			weight ? FLT_MAX : kl_contact_impulse_limit(step, cp->normal_mass, cp->relative_velocity, pressing);
+		if (cp->normal_impulse > cp->impulse_limit)
+		{
+			float scale = cp->impulse_limit / cp->normal_impulse;
+			cp->normal_impulse = cp->impulse_limit;
+			cp->tangent_impulse[0] *= scale;
+			cp->tangent_impulse[1] *= scale;
+		}
 	}
 }
 
@@ -267,9 +311,11 @@ static inline void solve_normal(const kl_solver_step* step, kl_contact_constrain
 		float vn = glms_vec3_dot(relative_velocity(a, b, cp->anchor_a, cp->anchor_b), c->normal);
 		// Restitution bounces off the fastest approach seen: gravity keeps speeding a falling body
 		// up during the sub-steps before it meets the surface, so the speed at the step start is short.
-		cp->relative_velocity = vn < cp->relative_velocity ? vn : cp->relative_velocity;
+		// Never faster than gravity explains: within a pinch, or right after a warm start, the rows
+		// see approaches no motion had, and a bounce from them throws the bodies out.
+		cp->relative_velocity = kl_maxf(vn < cp->relative_velocity ? vn : cp->relative_velocity, cp->approach_limit);
 		float impulse = -cp->normal_mass * mass_scale * (vn + bias) - impulse_scale * cp->normal_impulse;
-		float next = kl_maxf(cp->normal_impulse + impulse, 0.0f);
+		float next = kl_minf(kl_maxf(cp->normal_impulse + impulse, 0.0f), cp->impulse_limit);
 		impulse = next - cp->normal_impulse;
 		cp->normal_impulse = next;
 		cp->max_normal_impulse = kl_maxf(cp->max_normal_impulse, impulse);
@@ -371,7 +417,7 @@ void kl_apply_restitution(const kl_solver_step* step, kl_contact_constraint* c)
 		}
 		float vn = glms_vec3_dot(relative_velocity(&a, &b, cp->anchor_a, cp->anchor_b), c->normal);
 		float impulse = -cp->normal_mass * (vn + c->restitution * cp->relative_velocity);
-		float next = kl_maxf(cp->normal_impulse + impulse, 0.0f);
+		float next = kl_minf(kl_maxf(cp->normal_impulse + impulse, 0.0f), cp->impulse_limit);
 		impulse = next - cp->normal_impulse;
 		cp->normal_impulse = next;
 		cp->max_normal_impulse = kl_maxf(cp->max_normal_impulse, impulse);

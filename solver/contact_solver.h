@@ -14,6 +14,12 @@ typedef struct kl_contact_constraint_point
 	/// adjusted_separation + dot(n, Δp_b − Δp_a + Δq_b r_b − Δq_a r_a).
 	float adjusted_separation;
 	float relative_velocity; ///< fastest normal approach seen before a solve row this step (restitution)
+	/// The fastest approach the step can explain (restitution): the approach as the step began
+	/// plus what gravity adds along the normal over the step; relative_velocity stays above it.
+	float approach_limit;
+	/// Most normal impulse per sub-step (kl_contact_impulse_limit): unbounded for a contact that can
+	/// carry weight, else what stops its approach and pushes out at the push-out limit.
+	float impulse_limit;
 	float normal_mass;
 	float tangent_mass[2];
 	float normal_impulse;
@@ -44,6 +50,16 @@ typedef struct kl_contact_constraint
 	int point_count;
 	kl_contact_constraint_point points[KL_MAX_MANIFOLD_POINTS];
 } kl_contact_constraint;
+
+/// The most normal impulse a point may carry per sub-step when its contact cannot carry weight
+/// (its normal more than 45° from the vertical, or no gravity): what stops its approach at the
+/// step's start (relative_velocity < 0), pushes out at step->max_push_speed and holds against the
+/// forces that press the bodies together along the normal (`pressing`, m/s², the relative
+/// acceleration from gravity and applied forces). Such a contact needs no more; in a pinch (a body
+/// squeezed between a kinematic body and a wall, or between bodies so squeezed) its impulse would
+/// otherwise grow without bound and throw the body out at several times the squeezing speed.
+float kl_contact_impulse_limit(const kl_solver_step* step, float normal_mass, float relative_velocity,
+							   float pressing);
 
 /// Two unit tangents orthogonal to the unit normal, chosen deterministically from it.
 void kl_tangent_basis(vec3s normal, vec3s* t1, vec3s* t2);

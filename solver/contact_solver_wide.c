@@ -77,6 +77,8 @@ static void gather_lane(const kl_solver_step* step, const kl_contact_constraint*
 		}
 		wp->adjusted_separation[lane] = sp->adjusted_separation;
 		wp->relative_velocity[lane] = sp->relative_velocity;
+		wp->approach_limit[lane] = sp->approach_limit;
+		wp->impulse_limit[lane] = sp->impulse_limit;
 		wp->normal_mass[lane] = sp->normal_mass;
 		wp->tangent_mass[0][lane] = sp->tangent_mass[0];
 		wp->tangent_mass[1][lane] = sp->tangent_mass[1];

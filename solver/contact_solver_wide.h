@@ -31,6 +31,8 @@ typedef struct kl_contact_point_wide
 	kl_wide_vec3 angular_b[3];
 	float adjusted_separation[KL_WIDE_LANES];
 	float relative_velocity[KL_WIDE_LANES]; ///< fastest normal approach seen (restitution)
+	float approach_limit[KL_WIDE_LANES];	///< kl_contact_constraint_point.approach_limit
+	float impulse_limit[KL_WIDE_LANES];		///< kl_contact_constraint_point.impulse_limit
 	float normal_mass[KL_WIDE_LANES];
 	float tangent_mass[2][KL_WIDE_LANES];
 	float normal_impulse[KL_WIDE_LANES];

@@ -206,11 +206,12 @@ KL_WF void solve_normal(const kl_solver_step* step, kl_contact_constraint_wide* 
 		kl_w vn = v3_dot(relative_velocity(a, b, ra, rb), n);
 		// Restitution bounces off the fastest approach seen during the sub-steps.
 		kl_w approach = w_load(cp->relative_velocity);
-		w_store(cp->relative_velocity, w_blend(w_min(vn, approach), approach, keep));
+		kl_w fastest = w_max(w_min(vn, approach), w_load(cp->approach_limit));
+		w_store(cp->relative_velocity, w_blend(fastest, approach, keep));
 		kl_w old = w_load(cp->normal_impulse);
 		kl_w impulse = w_sub(w_mul(w_mul(w_neg(w_load(cp->normal_mass)), mass_scale), w_add(vn, bias)),
 							 w_mul(impulse_scale, old));
-		kl_w next = w_blend(w_max(w_add(old, impulse), w_set(0.0f)), old, keep);
+		kl_w next = w_blend(w_min(w_max(w_add(old, impulse), w_set(0.0f)), w_load(cp->impulse_limit)), old, keep);
 		impulse = w_sub(next, old);
 		kl_w max_impulse = w_load(cp->max_normal_impulse);
 		w_store(cp->normal_impulse, next);
@@ -336,7 +337,7 @@ KL_WK void KL_WIDE_NAME(restitution)(const kl_solver_step* step, kl_contact_cons
 		kl_w vn = v3_dot(relative_velocity(&a, &b, ra, rb), n);
 		kl_w old = w_load(cp->normal_impulse);
 		kl_w impulse = w_mul(w_neg(w_load(cp->normal_mass)), w_add(vn, w_mul(restitution, rv)));
-		kl_w next = w_blend(old, w_max(w_add(old, impulse), zero), active);
+		kl_w next = w_blend(old, w_min(w_max(w_add(old, impulse), zero), w_load(cp->impulse_limit)), active);
 		impulse = w_sub(next, old);
 		w_store(cp->normal_impulse, next);
 		w_store(cp->max_normal_impulse, w_blend(max_impulse, w_max(max_impulse, impulse), active));

@@ -510,10 +510,10 @@ static void test_callback_threads(void** state)
 	assert_int_equal(atomic_load(&pre1.calls), atomic_load(&pre4.calls));
 	assert_int_equal(atomic_load(&filter1.calls), atomic_load(&filter4.calls));
 	assert_true(atomic_load(&pre4.calls) > 256 * 10);
-	// The custom filter runs on the stepping thread; pre-solve on the workers too.
+	// The custom filter runs on the stepping thread; pre-solve on whichever thread claims the
+	// contacts' range (on a busy machine that may be the stepping thread for all of them).
 	assert_int_equal(atomic_load(&filter4.off_main_thread), 0);
 	assert_int_equal(atomic_load(&pre1.off_main_thread), 0);
-	assert_true(atomic_load(&pre4.off_main_thread) > 0);
 	print_message("pre-solve calls %d (%d on workers), filter calls %d\n", atomic_load(&pre4.calls),
 				  atomic_load(&pre4.off_main_thread), atomic_load(&filter4.calls));
 }

@@ -10,7 +10,8 @@
 #
 # Usage: tools/bench_box3d.sh [BOX3D_SOURCE]   (default: ../shared/peers/box3d beside the checkout)
 # Environment: ROUNDS (3), THREADS ("1 2"), SCENES (default: every shared scene: large_pyramid
-# many_pyramids joint_grid convex_pile washer junkyard), BUILD_DIR (build/bench-box3d).
+# many_pyramids joint_grid convex_pile washer junkyard), BUILD_DIR (build/bench-box3d), BUSY_CORE
+# (1: a busy loop keeps one core loaded throughout, as another process on the machine would).
 # SPDX-License-Identifier: MIT
 set -euo pipefail
 
@@ -47,7 +48,12 @@ steps_of() {
 rows=$build/rows.csv # engine,scene,threads,ms_per_step,hash[,check:top_dz]
 : >"$rows"
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+busy_pid=""
+trap 'rm -rf "$work"; [ -z "$busy_pid" ] || kill "$busy_pid"' EXIT
+if [ "${BUSY_CORE:-0}" = 1 ]; then
+	(while :; do :; done) &
+	busy_pid=$!
+fi
 for scene in $scenes; do
 	n=$(steps_of "$scene")
 	for t in $threads; do
@@ -67,7 +73,7 @@ for scene in $scenes; do
 done
 
 echo
-echo "ms per step, medians of $rounds interleaved rounds (min-max); ratio = Kollide / Box3D"
+echo "ms per step, medians of $rounds interleaved rounds (min-max); ratio = Kollide / Box3D${busy_pid:+; one core kept busy by another process}"
 printf "%-14s %7s %20s %20s %7s %s %s\n" scene threads box3d kollide ratio kollide_hashes "standing:top_drift_m"
 for scene in $scenes; do
 	for t in $threads; do

@@ -362,6 +362,22 @@ static void relative_m34(const kl_triangle_set* a, const kl_triangle_set* b, flo
 	}
 }
 
+/// The speculative margin of a pair whose thinner body is `thinnest` thick (FLT_MAX: unknown):
+/// margin's fixed part (KL_SPECULATIVE_DISTANCE) becomes a thin band, at most the slop and a
+/// quarter of the thinner body. A 2 cm band around a 2 cm gear holds nearly every triangle pair
+/// (25,000 raw contacts a step), and around nested bowls or a screw in its thread it holds the far
+/// walls, whose patches crowd out the supporting ones. The closing part (linear speed, gravity,
+/// fast spin: contact.c), which stops tunnelling, stays.
+static float kl_band_margin(float thinnest, float margin)
+{
+	if (thinnest < FLT_MAX)
+	{
+		float band = fmaxf(0.5f * KL_LINEAR_SLOP, fminf(KL_LINEAR_SLOP, 0.25f * thinnest));
+		margin = margin > KL_SPECULATIVE_DISTANCE ? margin - (KL_SPECULATIVE_DISTANCE - band) : fminf(margin, band);
+	}
+	return margin;
+}
+
 kl_tri_contact_config kl_mesh_pair_config(const kl_triangle_set* a, const kl_triangle_set* b, float margin)
 {
 	kl_tri_contact_config config = kl_tri_contact_config_default();
@@ -369,22 +385,8 @@ kl_tri_contact_config kl_mesh_pair_config(const kl_triangle_set* a, const kl_tri
 	if (thinnest < FLT_MAX)
 	{
 		config.max_depth = fmaxf(2.0f * KL_LINEAR_SLOP, fminf(config.max_depth, 0.5f * thinnest));
-		// The fixed part of the speculative margin is a thin band (at most the slop, a quarter of
-		// a thin body): a 2 cm band around a 2 cm gear holds nearly every triangle pair (25,000
-		// raw contacts a step), and around nested bowls or a screw in its thread it holds the
-		// far walls, whose patches crowd out the supporting ones. The closing part (linear speed,
-		// gravity, fast spin: contact.c), which stops tunnelling, stays.
-		float band = fmaxf(0.5f * KL_LINEAR_SLOP, fminf(KL_LINEAR_SLOP, 0.25f * thinnest));
-		if (margin > KL_SPECULATIVE_DISTANCE)
-		{
-			margin -= KL_SPECULATIVE_DISTANCE - band;
-		}
-		else
-		{
-			margin = fminf(margin, band);
-		}
 	}
-	config.margin = margin;
+	config.margin = kl_band_margin(thinnest, margin);
 	return config;
 }
 
@@ -532,54 +534,132 @@ int kl_collide_round_triangle_set(const kl_triangle_set* a, const kl_triangle_se
 	return collide_sets(a, b, margin, NULL, round_is_a ? 1 : 2, radius, NULL, scratch, out, max_manifolds);
 }
 
-int kl_collide_plane_triangle_set(kl_plane plane, kl_transform xf_a, const kl_triangle_set* b, float margin,
-								  kl_manifold* out)
+int kl_collide_plane_triangle_set(kl_plane plane, kl_transform xf_plane, const kl_triangle_set* set, bool plane_is_a,
+								  float margin, const kl_vertex_motion* motion, kl_mesh_scratch* scratch,
+								  kl_manifold* out, int max_manifolds)
 {
-	vec3s n = kl_rotate(xf_a.q, plane.normal);
-	float offset = plane.offset + glms_vec3_dot(n, xf_a.p);
-	enum
+	if (scratch == NULL)
 	{
-		KL_PLANE_CANDIDATES = 64
-	};
-	kl_manifold_point candidates[KL_PLANE_CANDIDATES];
-	int count = 0;
-	for (int i = 0; i < b->vertex_count; ++i)
-	{
-		vec3s p = kl_set_vertex(b, i);
-		float s = glms_vec3_dot(n, p) - offset;
-		if (s > margin)
-		{
-			continue;
-		}
-		kl_manifold_point mp;
-		memset(&mp, 0, sizeof(mp));
-		mp.point = glms_vec3_sub(p, glms_vec3_scale(n, 0.5f * s));
-		mp.separation = s;
-		mp.id = (uint32_t)i;
-		if (count < KL_PLANE_CANDIDATES)
-		{
-			candidates[count++] = mp;
-		}
-		else
-		{
-			// Keep the deepest candidates: replace the shallowest.
-			int worst = 0;
-			for (int k = 1; k < count; ++k)
-			{
-				worst = candidates[k].separation > candidates[worst].separation ? k : worst;
-			}
-			if (mp.separation < candidates[worst].separation)
-			{
-				candidates[worst] = mp;
-			}
-		}
-	}
-	memset(out, 0, sizeof(*out));
-	if (count == 0)
-	{
+		kl_fail(KL_ERR_INVALID_ARGUMENT, "mesh contacts: null scratch");
 		return 0;
 	}
-	out->normal = n;
-	out->point_count = kl_reduce_manifold_points(candidates, count, n, out->points);
-	return 1;
+	vec3s n = kl_rotate(xf_plane.q, plane.normal);
+	float offset = plane.offset + glms_vec3_dot(n, xf_plane.p);
+	// The contacts a face of a box ground would give (the band of the mesh's thickness, vertex
+	// contacts, patches): the same mesh then rests on a plane as on a box.
+	kl_tri_contact_config config = kl_tri_contact_config_default();
+	config.margin = kl_band_margin(set->thickness > 0.0f ? set->thickness : FLT_MAX, margin);
+	int count = kl_plane_vertex_contacts(n, offset, set, plane_is_a, &config, motion, scratch);
+	return count > 0 ? kl_mesh_scratch_patches(scratch, count, motion, out, max_manifolds) : 0;
+}
+
+bool kl_plane_triangle_set_overlap(kl_plane plane, kl_transform xf_plane, const kl_triangle_set* set)
+{
+	vec3s n = kl_rotate(xf_plane.q, plane.normal);
+	float offset = plane.offset + glms_vec3_dot(n, xf_plane.p);
+	// A closed surface's lowest point towards a half-space is one of its vertices.
+	for (int32_t v = 0; v < set->vertex_count; ++v)
+	{
+		if (glms_vec3_dot(n, kl_set_vertex(set, v)) <= offset)
+		{
+			return true;
+		}
+	}
+	return false;
+}
+
+typedef struct kl_overlap_query
+{
+	const kl_triangle_set* a;
+	const kl_triangle_set* b;
+	int round_side; ///< as kl_mesh_query's
+	float radius;
+} kl_overlap_query;
+
+/// Squared distance from a round shape's core (a point, or the segment core[0]–core[1]) to a
+/// triangle: 0 where the segment meets it, else the nearest of its ends against the face and of
+/// the segment against the triangle's edges.
+static float core_triangle_distance2(const vec3s core[3], const vec3s tri[3])
+{
+	bool segment = glms_vec3_distance2(core[0], core[1]) > 1.0e-12f;
+	if (segment && kl_segment_triangle_overlap(core[0], core[1], tri[0], tri[1], tri[2]))
+	{
+		return 0.0f;
+	}
+	float best = FLT_MAX;
+	for (int e = 0; e < (segment ? 2 : 1); ++e)
+	{
+		best = fminf(best, glms_vec3_distance2(core[e], kl_closest_on_triangle(core[e], tri, NULL)));
+	}
+	for (int k = 0; segment && k < 3; ++k)
+	{
+		float sc, se;
+		kl_closest_segments(core[0], core[1], tri[k], tri[(k + 1) % 3], &sc, &se);
+		vec3s on_core = glms_vec3_lerp(core[0], core[1], sc);
+		vec3s on_edge = glms_vec3_lerp(tri[k], tri[(k + 1) % 3], se);
+		best = fminf(best, glms_vec3_distance2(on_core, on_edge));
+	}
+	return best;
+}
+
+/// Leaf test of kl_triangle_sets_overlap: the two triangles meet (exact), or the round core comes
+/// within the radius of the triangle.
+static bool leaf_overlap(int tri_a, int tri_b, void* context)
+{
+	const kl_overlap_query* q = context;
+	vec3s ta[3], tb[3];
+	kl_set_triangle(q->a, tri_a, ta);
+	kl_set_triangle(q->b, tri_b, tb);
+	if (q->round_side == 0)
+	{
+		return kl_tri_tri_overlap(ta, tb);
+	}
+	return q->round_side == 1 ? core_triangle_distance2(ta, tb) <= q->radius * q->radius
+							  : core_triangle_distance2(tb, ta) <= q->radius * q->radius;
+}
+
+/// Whether world point p lies inside the set's closed surface (its signed distance,
+/// kl_set_signed_distance, is negative). Without vertex normals the sign is unknown: false.
+static bool point_inside_set(const kl_triangle_set* set, vec3s p)
+{
+	if (set->vertex_normals == NULL || set->vertex_count == 0)
+	{
+		return false;
+	}
+	double d = kl_set_signed_distance(set, p, (double)FLT_MAX);
+	return d < 0.0;
+}
+
+bool kl_triangle_sets_overlap(const kl_triangle_set* a, const kl_triangle_set* b, int round_side, float radius,
+							  bool* failed)
+{
+	*failed = false;
+	kl_overlap_query q = {a, b, round_side, round_side != 0 ? radius : 0.0f};
+	float m34[12];
+	relative_m34(a, b, m34);
+	float smallest = fminf(b->scale.x, fminf(b->scale.y, b->scale.z));
+	kl_bvh_query query = {KL_BVH_FIRST_HIT, KL_BVH_TRAVERSE_AUTO, q.radius / smallest, leaf_overlap, &q, NULL, 0};
+	kl_bvh_result result;
+	if (kl_bvh_collide_m34(a->bvh, b->bvh, m34, &query, &result) != KL_OK)
+	{
+		*failed = true;
+		return false;
+	}
+	if (result.hit)
+	{
+		return true;
+	}
+	// No surfaces meet: the solids are apart, or one holds the other whole, and then any point of
+	// it lies inside the other. A round shape held by a mesh has its core inside it; a mesh held by
+	// a round shape comes within the radius of the core, which the walk has seen.
+	if (round_side == 1)
+	{
+		return point_inside_set(b, kl_set_vertex(a, 0));
+	}
+	if (round_side == 2)
+	{
+		return point_inside_set(a, kl_set_vertex(b, 0));
+	}
+	return (a->vertex_count > 0 && point_inside_set(b, kl_set_vertex(a, 0))) ||
+		   (b->vertex_count > 0 && point_inside_set(a, kl_set_vertex(b, 0)));
 }

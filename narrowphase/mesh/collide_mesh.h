@@ -171,7 +171,24 @@ int kl_mesh_pair_contacts(const kl_triangle_set* a, const kl_triangle_set* b, co
 int kl_collide_round_triangle_set(const kl_triangle_set* a, const kl_triangle_set* b, bool round_is_a, float radius,
 								  float margin, kl_mesh_scratch* scratch, kl_manifold* out, int max_manifolds);
 
-/// A plane (shape frame xf_a) against a triangle set: its vertices within margin of the plane,
-/// reduced to one manifold (normal = the plane's). Returns 0 or 1.
-int kl_collide_plane_triangle_set(kl_plane plane, kl_transform xf_a, const kl_triangle_set* b, float margin,
-								  kl_manifold* out);
+/// A plane (shape frame xf_plane) against a triangle set, as at most max_manifolds manifolds
+/// (normals from a to b; plane_is_a says which the plane is): the set's vertex contacts against
+/// the plane (kl_plane_vertex_contacts) within the band margin of kl_collide_triangle_sets, reduced
+/// to contact patches as for a mesh pair, so a mesh rests on a plane as on the face of a box.
+/// motion as for kl_collide_triangle_sets (may be NULL). Returns the manifold count.
+int kl_collide_plane_triangle_set(kl_plane plane, kl_transform xf_plane, const kl_triangle_set* set, bool plane_is_a,
+								  float margin, const kl_vertex_motion* motion, kl_mesh_scratch* scratch,
+								  kl_manifold* out, int max_manifolds);
+
+/// Whether a plane's solid (shape frame xf_plane) and the set's closed surface share a point: some
+/// vertex lies on or below the plane. What a sensor asks.
+bool kl_plane_triangle_set_overlap(kl_plane plane, kl_transform xf_plane, const kl_triangle_set* set);
+
+/// Whether the solids of two closed triangle sets share a point: their surfaces meet (an exact
+/// triangle–triangle test on the pairs the BVH walk finds), or one holds the other whole (a vertex
+/// of one lies inside the other, by kl_set_signed_distance). round_side and radius as for
+/// kl_collide_round_triangle_set (0: neither set is round): the round shape's core within the
+/// radius of a triangle, or inside the mesh. Unlike contacts, this has no depth bound, so a body
+/// wholly inside a sensor stays inside it. *failed is set when the walk ran out of memory.
+bool kl_triangle_sets_overlap(const kl_triangle_set* a, const kl_triangle_set* b, int round_side, float radius,
+							  bool* failed);

@@ -688,3 +688,58 @@ int kl_vertex_contacts(const kl_triangle_set* a, const kl_triangle_set* b, const
 	count = count < 0 ? count : kl_side_finish(b, a, 1, reach, config->margin, &into_a, scratch, count);
 	return count < 0 ? count : kl_pierce_contacts(a, b, config, scratch, count);
 }
+
+int kl_plane_vertex_contacts(vec3s normal, float offset, const kl_triangle_set* set, bool plane_is_a,
+							 const kl_tri_contact_config* config, const kl_vertex_motion* motion,
+							 kl_mesh_scratch* scratch)
+{
+	kl_relative_field field = {{0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}, 0.0};
+	if (motion != NULL)
+	{
+		field = kl_relative_field_make(motion);
+	}
+	bool cones = set->vertex_normals != NULL && set->vertex_cone_cos != NULL;
+	kl_d3 n = kl_f3(normal);
+	int count = 0;
+	for (int32_t v = 0; v < set->vertex_count; ++v)
+	{
+		vec3s p = kl_set_vertex(set, v);
+		double s = kl_d3_dot(n, kl_f3(p)) - (double)offset;
+		// As a vertex against a face (kl_side_offer): within how far it can travel relative to
+		// the plane this step plus the motion's reach, and never beyond the margin.
+		double reach = config->margin;
+		if (motion != NULL)
+		{
+			kl_d3 velocity = kl_d3_add(field.offset, kl_d3_cross(field.spin, kl_f3(p)));
+			reach = fmin((double)motion->reach + sqrt(kl_d3_dot(velocity, velocity)) * field.dt, reach);
+		}
+		if (s > reach)
+		{
+			continue;
+		}
+		if (!kl_mesh_scratch_reserve_contacts(scratch, count + 1))
+		{
+			return -1;
+		}
+		kl_tri_contact* c = scratch->contacts + count;
+		kl_d3 mid = kl_d3_sub(kl_f3(p), kl_d3_scale(n, 0.5 * s));
+		c->point = kl_vec3((float)mid.x, (float)mid.y, (float)mid.z);
+		c->normal = plane_is_a ? normal : glms_vec3_negate(normal);
+		c->separation = (float)s;
+		c->tri_a = plane_is_a ? UINT32_MAX : (uint32_t)v;
+		c->tri_b = plane_is_a ? (uint32_t)v : UINT32_MAX;
+		c->feature_a = KL_TRI_MESH_VERTEX;
+		c->feature_b = KL_TRI_MESH_VERTEX;
+		c->kind = KL_TRI_CONTACT_VERTEX;
+		// The vertex pushes on the plane only along a direction of its own normal cone, as on a
+		// face: a vertex up the side of a tube or a bowl's wall that lies within the band is not
+		// where the body rests.
+		if (cones && !kl_normal_in_widened_cone(kl_world_vertex_normal(set, v),
+												kl_cone_widened(set->vertex_cone_cos[v]), c, !plane_is_a))
+		{
+			continue;
+		}
+		++count;
+	}
+	return count;
+}

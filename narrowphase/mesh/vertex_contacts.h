@@ -28,6 +28,17 @@ int kl_vertex_contacts(const kl_triangle_set* a, const kl_triangle_set* b, const
 					   const kl_tri_contact_config* config, const kl_vertex_motion* motion, kl_mesh_scratch* scratch,
 					   int start);
 
+/// The vertex contacts of a set against a plane (world normal `normal`, unit; its solid is
+/// normal · x <= offset) into scratch->contacts from index 0, normals from a to b (plane_is_a: the
+/// plane is a); returns the count, or -1 when out of memory. Each vertex is taken as against a
+/// face of a box (kl_vertex_contacts): within config->margin and, with motion, within how far it
+/// can travel relative to the plane this step plus motion->reach; its normal cone (widened as
+/// there) must hold the direction into the plane; the id follows the vertex. A plane is a
+/// half-space, so no depth bounds a vertex below it.
+int kl_plane_vertex_contacts(vec3s normal, float offset, const kl_triangle_set* set, bool plane_is_a,
+							 const kl_tri_contact_config* config, const kl_vertex_motion* motion,
+							 kl_mesh_scratch* scratch);
+
 /// The signed distance (m, negative inside) from world point p to the set's surface, from its
 /// nearest point in the whole BVH and that feature's pseudo-normal; DBL_MAX when no surface lies
 /// within `within`. Exact for closed meshes.
