@@ -7,6 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
+#include <cpuid.h>
+#define KL_HAVE_CPUID 1
+#endif
+
 static pthread_once_t s_once = PTHREAD_ONCE_INIT;
 static kl_simd_level s_level = KL_SIMD_SCALAR;
 
@@ -54,4 +59,22 @@ kl_simd_level kl_simd_level_get(void)
 const char* kl_simd_level_name(kl_simd_level level)
 {
 	return level == KL_SIMD_AVX2 ? "avx2" : "scalar";
+}
+
+static pthread_once_t s_f16c_once = PTHREAD_ONCE_INIT;
+static bool s_f16c;
+
+static void detect_f16c(void)
+{
+#ifdef KL_HAVE_CPUID
+	unsigned int eax = 0, ebx = 0, ecx = 0, edx = 0;
+	s_f16c = __get_cpuid(1, &eax, &ebx, &ecx, &edx) != 0 && (ecx & bit_F16C) != 0;
+#endif
+}
+
+bool kl_cpu_has_f16c(void)
+{
+	// Read once: CPUID is slow, and under a hypervisor it leaves the guest.
+	pthread_once(&s_f16c_once, detect_f16c);
+	return s_f16c;
 }

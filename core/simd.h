@@ -4,6 +4,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <stdbool.h>
+
 typedef enum kl_simd_level
 {
 	KL_SIMD_SCALAR = 0,
@@ -13,3 +15,8 @@ typedef enum kl_simd_level
 /// The level kernels should use: the CPU's, capped by the build (KOLLIDE_AVX2) and KOLLIDE_SIMD.
 kl_simd_level kl_simd_level_get(void);
 const char* kl_simd_level_name(kl_simd_level level);
+
+/// Whether the CPU has F16C (half-float conversions), read from CPUID: a feature of its own, which
+/// AVX2 does not imply, and one that clang's __builtin_cpu_supports cannot name. Whether the OS saves
+/// the registers its instructions use is the AVX2 check's (__builtin_cpu_supports("avx2")).
+bool kl_cpu_has_f16c(void);

@@ -6,6 +6,7 @@
 // scalar order, so its values equal the scalar kernel's bit for bit. Binary16 rows load through F16C.
 // SPDX-License-Identifier: MIT
 #include "bvh.h"
+#include "simd.h"
 
 #if defined(KOLLIDE_AVX2) && defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
@@ -380,7 +381,7 @@ bool kl_bvh_kernels_avx2(const kl_bvh* a, const kl_bvh* b, kl_bvh_kernels* k)
 	}
 	__builtin_cpu_init();
 	if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma") ||
-		((a->fp16 || b->fp16) && !__builtin_cpu_supports("f16c")))
+		((a->fp16 || b->fp16) && !kl_cpu_has_f16c()))
 	{
 		return false;
 	}

@@ -8,6 +8,7 @@
 // scalar kernel's order, so the candidate sets equal the scalar traversal's bit for bit.
 // SPDX-License-Identifier: MIT
 #include "bvh.h"
+#include "simd.h"
 
 #if defined(KOLLIDE_AVX512) && defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
@@ -210,7 +211,7 @@ static void detect(void)
 	const char* env = getenv("KOLLIDE_SIMD");
 	bool capped = env != NULL && (strcmp(env, "avx2") == 0 || strcmp(env, "scalar") == 0);
 	s_allowed = !capped && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx2") &&
-				__builtin_cpu_supports("fma") && __builtin_cpu_supports("f16c");
+				__builtin_cpu_supports("fma") && kl_cpu_has_f16c();
 }
 
 bool kl_bvh_kernels_avx512(const kl_bvh* a, const kl_bvh* b, kl_bvh_kernels* k)
