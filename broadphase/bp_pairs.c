@@ -174,6 +174,10 @@ static uint64_t proxy_user_key(const kl_broadphase* bp, int32_t a, int32_t b)
 // Pair keys to sorted user pairs, in the memory kl_bp_make_events reserved.
 static void sort_events(kl_broadphase* bp, const uint64_t* pairs, int count, kl_pair* out)
 {
+	if (count == 0)
+	{
+		return; // keys may be null then, and null + 0 is undefined
+	}
 	uint64_t* keys = bp->sort_keys;
 	for (int i = 0; i < count; ++i)
 	{
@@ -202,7 +206,7 @@ bool kl_bp_make_events(kl_broadphase* bp)
 		return false;
 	}
 	uint64_t* begin = bp->event_scratch;
-	uint64_t* end = bp->event_scratch + added;
+	uint64_t* end = added > 0 ? begin + added : begin; // begin is null when nothing was reserved
 	int nb = 0, ne = 0;
 	kl_pair_set_finish(&bp->pairs, begin, &nb, end, &ne);
 	bp->begin_count = nb;
@@ -243,7 +247,7 @@ static bool cache_rebuild(const kl_broadphase* bp, kl_bp_cache* cache)
 			cache->keys[count++] = proxy_user_key(bp, (int32_t)(e->key >> 32), (int32_t)(e->key & 0xffffffffu));
 		}
 	}
-	if (!kl_radix_sort_u64(cache->keys, cache->keys + count, count))
+	if (count > 0 && !kl_radix_sort_u64(cache->keys, cache->keys + count, count)) // keys null when n is 0
 	{
 		return false;
 	}
