@@ -81,7 +81,8 @@ static void print_and_free_details(bool print)
 	}
 }
 
-// Every scene: the table of bench_scenes.c, then the scene library's benchmark scenes.
+// Every scene: the table of bench_scenes.c, then the scene library's scenes. Library scenes that are
+// not benchmark scenes (no step count of their own) run only when named, with --steps.
 static kl_bench_scene* s_scenes;
 static int s_scene_count;
 
@@ -110,7 +111,7 @@ static bool gather_scenes(void)
 	s_scene_count = kl_bench_scene_count;
 	for (int i = 0; i < library_count; ++i)
 	{
-		if (library[i]->benchmark_steps > 0 && !in_table(library[i]->name))
+		if (!in_table(library[i]->name))
 		{
 			s_scenes[s_scene_count++] = (kl_bench_scene){
 				.name = library[i]->name,
@@ -258,6 +259,11 @@ static bool run_once(const kl_bench_scene* scene, const kl_bench_run_options* op
 static int run_scene(const kl_bench_scene* scene, int threads, const bench_options* o, uint32_t* hash)
 {
 	int steps = o->steps > 0 ? o->steps : scene->default_steps;
+	if (steps == 0)
+	{
+		fprintf(stderr, "kollide-bench: scene %s is not a benchmark scene: give --steps\n", scene->name);
+		return 1;
+	}
 	if (is_library_scene(scene) && steps < 2)
 	{
 		fprintf(stderr, "kollide-bench: scene %s steps a world and needs --steps >= 2 (the first is untimed)\n",
@@ -299,8 +305,9 @@ static int run_scene(const kl_bench_scene* scene, int threads, const bench_optio
 
 static bool selected(const bench_options* o, const kl_bench_scene* scene)
 {
-	return strcmp(o->scene, "all") == 0 || strcmp(o->scene, scene->name) == 0 ||
-		   (strcmp(o->scene, "library") == 0 && is_library_scene(scene));
+	bool benchmark = scene->default_steps > 0;
+	return strcmp(o->scene, scene->name) == 0 || (benchmark && strcmp(o->scene, "all") == 0) ||
+		   (benchmark && strcmp(o->scene, "library") == 0 && is_library_scene(scene));
 }
 
 // Runs the scene for every thread count; the hashes must agree.

@@ -2,7 +2,7 @@
 //  - synthetic: two bumpy spheres (~50k triangles each), build time per builder, then boolean (first-hit,
 //    exact triangle test) queries at touching distance over random poses, binary k-DOP tree vs n-ary BNG
 //    trees, scalar and SIMD traversals. Usage: kollide-bvh-bench [triangles-per-lat-ring (158)] [poses (200)]
-//  - mesh files and a kollide-poses file (the bunny-vs-bunny measurement): first-hit queries with
+//  - mesh files and a kollide-poses file (the bunny-vs-bunny measurement of docs/mesh-benchmarks.md): first-hit queries with
 //    the exact kl_tri_tri_overlap leaf test, median per "# rel=" group, every configuration in one run so
 //    that ratios share the machine's state. Usage:
 //    kollide-bvh-bench --mesh A [--mesh-b B] --poses FILE [--reps R (5)] [--config W:K:BUILDER:TRAV[:fp16]]...

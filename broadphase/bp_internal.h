@@ -305,6 +305,8 @@ bool kl_bp_reserve_sort(kl_broadphase* bp, int count);
 void kl_bp_run(kl_broadphase* bp, kl_task_fn* task, int partition_count, void* context);
 /// Partitions for parallel work on count items: def.worker_count, or 1 for small counts.
 int kl_bp_partition_count(const kl_broadphase* bp, int count, int min_per_part);
+/// The def's parallel callback over parts partitions (kl_parallel_ranges; 1 runs on this thread).
+kl_parallel kl_bp_parallel(const kl_broadphase* bp, int parts);
 
 bool kl_bp_part_push(uint64_t** list, int* count, int* capacity, uint64_t key);
 void kl_bp_parts_reset(kl_broadphase* bp, int count);

@@ -24,6 +24,11 @@ void kl_bp_run(kl_broadphase* bp, kl_task_fn* task, int partition_count, void* c
 	}
 }
 
+kl_parallel kl_bp_parallel(const kl_broadphase* bp, int parts)
+{
+	return (kl_parallel){bp->def.parallel, bp->def.parallel_context, parts};
+}
+
 int kl_bp_partition_count(const kl_broadphase* bp, int count, int min_per_part)
 {
 	if (bp->def.parallel == NULL || bp->def.worker_count <= 1)

@@ -73,40 +73,28 @@ static int write_pairs(const kl_sap_items* s, int i, uint64_t* out, kl_simd_leve
 	return kl_sap_write_pairs(s, i, out);
 }
 
-typedef struct sweep_task
-{
-	kl_broadphase* bp;
-	int parts;
-} sweep_task;
-
 // Each partition appends the pairs of its items to its scratch list, in item order.
-static void sweep(int start, int end, int worker, void* context)
+static void sweep(int first, int stop, int p, int worker, void* context)
 {
 	(void)worker;
-	sweep_task* t = context;
-	kl_broadphase* bp = t->bp;
+	kl_broadphase* bp = context;
 	const kl_sap_items* s = &bp->batch.items;
-	for (int p = start; p < end; ++p)
+	kl_bp_part* part = bp->parts + p;
+	int64_t count = 0;
+	for (int i = first; i < stop; ++i)
 	{
-		kl_bp_part* part = bp->parts + p;
-		int first, stop;
-		kl_partition_range(s->count, t->parts, p, &first, &stop);
-		int64_t count = 0;
-		for (int i = first; i < stop; ++i)
+		// At most every item left in the cell pairs with i.
+		int most = s->cell_end[s->cell[i] & KL_SAP_CELL_MASK] - i;
+		if (count + most > part->scratch_capacity &&
+			(count + most > INT32_MAX / 2 ||
+			 !KL_ARRAY_RESERVE(part->scratch, part->scratch_capacity, (int)count + most)))
 		{
-			// At most every item left in the cell pairs with i.
-			int most = s->cell_end[s->cell[i] & KL_SAP_CELL_MASK] - i;
-			if (count + most > part->scratch_capacity &&
-				(count + most > INT32_MAX / 2 ||
-				 !KL_ARRAY_RESERVE(part->scratch, part->scratch_capacity, (int)count + most)))
-			{
-				part->failed = true;
-				break;
-			}
-			count += write_pairs(s, i, part->scratch + count, bp->simd, &part->tests);
+			part->failed = true;
+			break;
 		}
-		part->found = count;
+		count += write_pairs(s, i, part->scratch + count, bp->simd, &part->tests);
 	}
+	part->found = count;
 }
 
 // Gathers the partitions' pairs in partition order (the serial order) and sorts them.
@@ -303,11 +291,11 @@ bool kl_sap_sweep_all(kl_broadphase* bp)
 		return false;
 	}
 	bp->profile.items = kl_bp_lap(&t);
-	sweep_task task = {bp, kl_bp_partition_count(bp, batch->item_count, 4096)};
-	kl_bp_parts_reset(bp, task.parts);
-	kl_bp_run(bp, sweep, task.parts, &task);
+	int parts = kl_bp_partition_count(bp, batch->item_count, 4096);
+	kl_bp_parts_reset(bp, parts);
+	kl_parallel_ranges(kl_bp_parallel(bp, parts), batch->items.count, 0, sweep, bp);
 	bp->profile.sweep = kl_bp_lap(&t);
-	return gather_found(bp, task.parts);
+	return gather_found(bp, parts);
 }
 
 bool kl_sap_batch_update(kl_broadphase* bp)

@@ -270,24 +270,17 @@ typedef struct item_task
 {
 	kl_broadphase* bp;
 	const int32_t* ids;
-	int count;
-	int parts;
 	item_fn* fn;
 } item_task;
 
-static void run_items(int start, int end, int worker, void* context)
+static void run_items(int begin, int stop, int p, int worker, void* context)
 {
 	(void)worker;
 	item_task* t = context;
-	for (int p = start; p < end; ++p)
+	kl_bp_part* part = t->bp->parts + p;
+	for (int i = begin; i < stop && !part->failed; ++i)
 	{
-		kl_bp_part* part = t->bp->parts + p;
-		int begin, stop;
-		kl_partition_range(t->count, t->parts, p, &begin, &stop);
-		for (int i = begin; i < stop && !part->failed; ++i)
-		{
-			part->failed = !t->fn(t->bp, part, t->ids[i]);
-		}
+		part->failed = !t->fn(t->bp, part, t->ids[i]);
 	}
 }
 
@@ -298,10 +291,11 @@ static bool for_items(kl_broadphase* bp, const int32_t* ids, int count, item_fn*
 	{
 		return true;
 	}
-	item_task t = {bp, ids, count, kl_bp_partition_count(bp, count, min_per_part), fn};
-	kl_bp_parts_reset(bp, t.parts);
-	kl_bp_run(bp, run_items, t.parts, &t);
-	return kl_bp_apply_parts(bp, t.parts);
+	int parts = kl_bp_partition_count(bp, count, min_per_part);
+	item_task t = {bp, ids, fn};
+	kl_bp_parts_reset(bp, parts);
+	kl_parallel_ranges(kl_bp_parallel(bp, parts), count, 0, run_items, &t);
+	return kl_bp_apply_parts(bp, parts);
 }
 
 static bool moved_filtered(kl_broadphase* bp, kl_bp_part* part, int32_t p)

@@ -62,6 +62,50 @@ static inline bool kl_transform_is_finite(kl_transform t)
 	return kl_vec3_is_finite(t.p) && kl_quat_is_finite(t.q);
 }
 
+/// The power of two s that brings `largest` into [0.5, 1) (1 for 0, subnormal or non-finite input).
+/// A matrix scaled by it inverts by cofactors without their products (up to the cube of the
+/// largest entry) leaving float: inv(A) = inv(s A) s. The scaling is exact, so where inverting A
+/// itself stays in range the result is bit-identical to it.
+static inline float kl_pow2_scale(float largest)
+{
+	union
+	{
+		float f;
+		uint32_t u;
+	} v = {largest};
+	int biased = (int)((v.u >> 23) & 0xffu);
+	if (biased == 0 || biased == 0xff)
+	{
+		return 1.0f;
+	}
+	// largest lies in [2^(biased - 127), 2^(biased - 126)); s = 2^(126 - biased), kept normal.
+	int scale = 253 - biased;
+	scale = scale < 1 ? 1 : (scale > 254 ? 254 : scale);
+	v.u = (uint32_t)scale << 23;
+	return v.f;
+}
+
+/// The larger of a and b (b when either is NaN). fmaxf is a libm call without -ffinite-math-only,
+/// and the solver's inner loops run millions of times per step.
+static inline float kl_maxf(float a, float b)
+{
+	return a > b ? a : b;
+}
+
+/// Largest |entry| of a 3×3 matrix (NaN entries are skipped: callers check finiteness).
+static inline float kl_mat3_largest(mat3s m)
+{
+	float largest = 0.0f;
+	for (int c = 0; c < 3; ++c)
+	{
+		for (int r = 0; r < 3; ++r)
+		{
+			largest = kl_maxf(fabsf(m.raw[c][r]), largest);
+		}
+	}
+	return largest;
+}
+
 /// Normalises q; returns false (q untouched) for a non-finite or near-zero quaternion.
 /// A quaternion that is already unit to float precision is left bit-for-bit unchanged.
 bool kl_quat_normalize_checked(versors* q);

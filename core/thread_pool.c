@@ -186,3 +186,46 @@ void kl_thread_pool_run(kl_thread_pool* pool, kl_task_fn* task, int partition_co
 		}
 	}
 }
+
+typedef struct kl_range_job
+{
+	kl_range_fn* fn;
+	void* context;
+	int count;
+	int parts;
+} kl_range_job;
+
+/// Partitions [start, end) of a kl_parallel_ranges loop (a kl_task_fn).
+static void range_task(int start, int end, int worker, void* context)
+{
+	const kl_range_job* job = context;
+	for (int part = start; part < end; ++part)
+	{
+		int begin, stop;
+		kl_partition_range(job->count, job->parts, part, &begin, &stop);
+		job->fn(begin, stop, part, worker, job->context);
+	}
+}
+
+void kl_parallel_ranges(kl_parallel where, int count, int min_parallel, kl_range_fn* fn, void* context)
+{
+	kl_range_job job = {fn, context, count, where.parts};
+	if (where.run == NULL || where.parts <= 1 || count < min_parallel)
+	{
+		range_task(0, where.parts, 0, &job);
+	}
+	else
+	{
+		where.run(range_task, where.parts, &job, where.context);
+	}
+}
+
+static void pool_run(kl_task_fn* task, int partition_count, void* task_context, void* context)
+{
+	kl_thread_pool_run(context, task, partition_count, task_context);
+}
+
+kl_parallel kl_thread_pool_parallel(kl_thread_pool* pool, int parts)
+{
+	return (kl_parallel){pool != NULL ? pool_run : NULL, pool, parts};
+}

@@ -3,7 +3,9 @@
 #include "body.h"
 
 #include "core.h"
+#include "input_limits.h"
 #include "island.h"
+#include "shape.h"
 #include "world.h"
 
 #include <kollide/kollide.h>
@@ -49,7 +51,7 @@ kl_body_id kl_make_body_id(const kl_world* world, const kl_body* body)
 	return (kl_body_id){body->id + 1, (uint16_t)world->index, body->generation};
 }
 
-static kl_result validate_body_def(const kl_body_def* def)
+static kl_result validate_body_def(const kl_world* world, const kl_body_def* def)
 {
 	if (def == NULL)
 	{
@@ -63,9 +65,11 @@ static kl_result validate_body_def(const kl_body_def* def)
 	{
 		return kl_fail(KL_ERR_INVALID_ARGUMENT, "body pose must be finite");
 	}
-	if (!kl_vec3_is_finite(def->linear_velocity) || !kl_vec3_is_finite(def->angular_velocity))
+	if (kl_check_coordinates(world, def->position, KL_MAX_COORDINATE, "body position") != KL_OK ||
+		kl_check_linear_speed(world, def->linear_velocity, "body linear velocity") != KL_OK ||
+		kl_check_angular_speed(def->angular_velocity, "body angular velocity") != KL_OK)
 	{
-		return kl_fail(KL_ERR_INVALID_ARGUMENT, "body velocity must be finite");
+		return KL_ERR_INVALID_ARGUMENT;
 	}
 	if (!(def->linear_damping >= 0.0f) || !(def->angular_damping >= 0.0f) || !isfinite(def->linear_damping) ||
 		!isfinite(def->angular_damping))
@@ -91,7 +95,7 @@ kl_body_id kl_create_body(kl_world_id world_id, const kl_body_def* def)
 		kl_fail(KL_ERR_LOCKED, "cannot create a body while the world steps");
 		return kl_null_body_id;
 	}
-	if (validate_body_def(def) != KL_OK)
+	if (validate_body_def(world, def) != KL_OK)
 	{
 		return kl_null_body_id;
 	}
@@ -218,13 +222,18 @@ void kl_refresh_body_sim(kl_world* world, kl_body* body)
 	sim->mass = md->mass;
 	sim->inv_mass = 1.0f / md->mass;
 	sim->inertia_local = md->inertia;
-	if ((sim->flags & KL_SIM_FIXED_ROTATION) != 0 || glms_mat3_det(md->inertia) <= 0.0f)
+	// Inverted at a power-of-two scale: the determinant, the cube of the moments, leaves float
+	// from moments of 7e12 up (to Inf, and the inverse to NaN) and 2e-13 down (to 0, locking the
+	// rotation), both inside the valid range of inertia.
+	float scale = kl_pow2_scale(kl_mat3_largest(md->inertia));
+	mat3s scaled = glms_mat3_scale(md->inertia, scale);
+	if ((sim->flags & KL_SIM_FIXED_ROTATION) != 0 || !(glms_mat3_det(scaled) > 0.0f))
 	{
 		sim->inv_inertia_local = glms_mat3_zero();
 	}
 	else
 	{
-		sim->inv_inertia_local = glms_mat3_inv(md->inertia);
+		sim->inv_inertia_local = glms_mat3_scale(glms_mat3_inv(scaled), scale);
 	}
 	// With equal principal moments (cubes, spheres) ω × Iω vanishes: the gyroscopic solve is skipped.
 	const kl_principal_inertia* pi = &body->principal;
@@ -269,6 +278,67 @@ static float max_extent(const kl_world* world, const kl_body* body)
 		extent2 = fmaxf(extent2, glms_vec3_norm2(d));
 	}
 	return sqrtf(extent2);
+}
+
+static bool mass_data_is_finite(const kl_mass_data* md)
+{
+	return isfinite(md->mass) && kl_vec3_is_finite(md->center) && kl_vec3_is_finite(md->inertia.col[0]) &&
+		   kl_vec3_is_finite(md->inertia.col[1]) && kl_vec3_is_finite(md->inertia.col[2]);
+}
+
+/// Adds the shape's mass to *total; for a dynamic body a shape with density must have a mass
+/// within the valid ranges.
+static kl_result add_shape_mass(const kl_world* world, const kl_shape* shape, bool dynamic, kl_mass_data* total)
+{
+	const kl_mass_data* md = &shape->mass_data;
+	if (dynamic && shape->material.density > 0.0f)
+	{
+		if (!(md->mass > 0.0f))
+		{
+			return kl_fail(KL_ERR_DEGENERATE,
+						   "a shape of density %g gives the dynamic body no mass: it has no volume (an open or flat "
+						   "mesh) or too little density; give it density 0, or put it on a static or kinematic body",
+						   (double)shape->material.density);
+		}
+		if (kl_check_dynamic_mass(world, md, false, "shape") != KL_OK)
+		{
+			return KL_ERR_INVALID_ARGUMENT;
+		}
+	}
+	if (md->mass > 0.0f)
+	{
+		*total = kl_mass_data_add(*total, *md);
+	}
+	return KL_OK;
+}
+
+kl_result kl_check_body_mass(const kl_world* world, const kl_body* body, kl_body_type type, bool from_shapes,
+							 int changed_slot, const kl_shape* changed)
+{
+	bool dynamic = type == KL_BODY_DYNAMIC && (from_shapes || !body->custom_mass);
+	kl_mass_data total = {0};
+	total.inertia = glms_mat3_zero();
+	for (int s = body->head_shape; s >= 0; s = world->shapes[s].next_shape)
+	{
+		const kl_shape* shape = s == changed_slot ? changed : &world->shapes[s];
+		if (add_shape_mass(world, shape, dynamic, &total) != KL_OK)
+		{
+			return kl_last_error_code();
+		}
+	}
+	if (changed_slot < 0 && changed != NULL && add_shape_mass(world, changed, dynamic, &total) != KL_OK)
+	{
+		return kl_last_error_code();
+	}
+	if (!mass_data_is_finite(&total))
+	{
+		return kl_fail(KL_ERR_INVALID_ARGUMENT, "the body's mass properties overflow (mass %g kg)", (double)total.mass);
+	}
+	if (dynamic && total.mass > 0.0f)
+	{
+		return kl_check_dynamic_mass(world, &total, false, "body");
+	}
+	return KL_OK;
 }
 
 void kl_update_body_mass(kl_world* world, kl_body* body)

@@ -8,6 +8,7 @@
 #include <kollide/types.h>
 
 typedef struct kl_world kl_world;
+struct kl_shape;
 
 typedef struct kl_body
 {
@@ -44,6 +45,13 @@ kl_body* kl_get_body(kl_body_id id, kl_world** world_out);
 kl_body* kl_get_body_unlocked(kl_body_id id, kl_world** world_out);
 kl_body_id kl_make_body_id(const kl_world* world, const kl_body* body);
 
+/// Checks the mass properties the body would have as `type`, with the shape in slot changed_slot
+/// replaced by *changed (or *changed added, where changed_slot < 0 and changed is not NULL): their
+/// sum must be finite for any body; a dynamic body whose mass comes from its shapes (from_shapes,
+/// or no mass override) needs every shape with density to have a mass, each within the valid
+/// ranges, and the sum within them too (kl_check_dynamic_mass). Changes nothing.
+kl_result kl_check_body_mass(const kl_world* world, const kl_body* body, kl_body_type type, bool from_shapes,
+							 int changed_slot, const struct kl_shape* changed);
 /// Recomputes the body's mass data from its shapes (unless custom) and refreshes its sim.
 void kl_update_body_mass(kl_world* world, kl_body* body);
 /// Refreshes sim fields that derive from body data (flags, inverse mass, world centre).

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: MIT
 #include "body.h"
 #include "core.h"
+#include "input_limits.h"
 #include "island.h"
 #include "world.h"
 #include "world_pairs.h"
@@ -36,6 +37,10 @@ kl_result kl_body_set_transform(kl_body_id id, vec3s position, versors rotation)
 	if (!kl_vec3_is_finite(position) || !kl_quat_normalize_checked(&rotation))
 	{
 		return kl_fail(KL_ERR_INVALID_ARGUMENT, "body transform must be finite with a non-zero quaternion");
+	}
+	if (kl_check_coordinates(world, position, KL_MAX_COORDINATE, "body position") != KL_OK)
+	{
+		return KL_ERR_INVALID_ARGUMENT;
 	}
 	kl_body_sim* sim = &world->sims[body->id];
 	sim->transform.p = position;
@@ -132,6 +137,10 @@ kl_result kl_body_set_linear_velocity(kl_body_id id, vec3s v)
 	{
 		return kl_last_error_code();
 	}
+	if (kl_check_linear_speed(world, v, "linear velocity") != KL_OK)
+	{
+		return KL_ERR_INVALID_ARGUMENT;
+	}
 	world->states[body->id].linear_velocity = v;
 	wake_body(world, body);
 	return KL_OK;
@@ -144,6 +153,10 @@ kl_result kl_body_set_angular_velocity(kl_body_id id, vec3s w)
 	if (body == NULL)
 	{
 		return kl_last_error_code();
+	}
+	if (kl_check_angular_speed(w, "angular velocity") != KL_OK)
+	{
+		return KL_ERR_INVALID_ARGUMENT;
 	}
 	world->states[body->id].angular_velocity = w;
 	wake_body(world, body);
@@ -162,6 +175,10 @@ kl_result kl_body_set_target_transform(kl_body_id id, kl_transform target, float
 	{
 		return kl_fail(KL_ERR_INVALID_ARGUMENT, "target transform needs dt > 0 and a finite, non-zero quaternion");
 	}
+	if (kl_check_coordinates(world, target.p, KL_MAX_COORDINATE, "target position") != KL_OK)
+	{
+		return KL_ERR_INVALID_ARGUMENT;
+	}
 	kl_body_sim* sim = &world->sims[body->id];
 	vec3s target_center = kl_transform_point(target, sim->local_center);
 	vec3s v = glms_vec3_scale(glms_vec3_sub(target_center, sim->center), 1.0f / dt);
@@ -177,6 +194,12 @@ kl_result kl_body_set_target_transform(kl_body_id id, kl_transform target, float
 	{
 		float angle = 2.0f * atan2f(s, dq.w);
 		w = glms_vec3_scale(kl_vec3(dq.x, dq.y, dq.z), angle / (s * dt));
+	}
+	// The move must be one the body may be given as velocities (a far target over a short dt is not).
+	if (kl_check_linear_speed(world, v, "target transform: linear velocity") != KL_OK ||
+		kl_check_angular_speed(w, "target transform: angular velocity") != KL_OK)
+	{
+		return KL_ERR_INVALID_ARGUMENT;
 	}
 	world->states[body->id].linear_velocity = v;
 	world->states[body->id].angular_velocity = w;
@@ -259,9 +282,16 @@ kl_result kl_body_apply_linear_impulse(kl_body_id id, vec3s impulse, vec3s point
 	}
 	kl_body_sim* sim = &world->sims[body->id];
 	kl_body_state* state = &world->states[body->id];
-	state->linear_velocity = glms_vec3_add(state->linear_velocity, glms_vec3_scale(impulse, sim->inv_mass));
+	vec3s v = glms_vec3_add(state->linear_velocity, glms_vec3_scale(impulse, sim->inv_mass));
 	vec3s angular = glms_vec3_cross(glms_vec3_sub(point, sim->center), impulse);
-	state->angular_velocity = glms_vec3_add(state->angular_velocity, glms_mat3_mulv(world_inv_inertia(sim), angular));
+	vec3s w = glms_vec3_add(state->angular_velocity, glms_mat3_mulv(world_inv_inertia(sim), angular));
+	if (kl_check_linear_speed(world, v, "linear impulse: the new linear velocity") != KL_OK ||
+		kl_check_angular_speed(w, "linear impulse: the new angular velocity") != KL_OK)
+	{
+		return KL_ERR_INVALID_ARGUMENT;
+	}
+	state->linear_velocity = v;
+	state->angular_velocity = w;
 	if (wake)
 	{
 		wake_body(world, body);
@@ -279,7 +309,12 @@ kl_result kl_body_apply_angular_impulse(kl_body_id id, vec3s impulse, bool wake)
 	}
 	kl_body_sim* sim = &world->sims[body->id];
 	kl_body_state* state = &world->states[body->id];
-	state->angular_velocity = glms_vec3_add(state->angular_velocity, glms_mat3_mulv(world_inv_inertia(sim), impulse));
+	vec3s w = glms_vec3_add(state->angular_velocity, glms_mat3_mulv(world_inv_inertia(sim), impulse));
+	if (kl_check_angular_speed(w, "angular impulse: the new angular velocity") != KL_OK)
+	{
+		return KL_ERR_INVALID_ARGUMENT;
+	}
+	state->angular_velocity = w;
 	if (wake)
 	{
 		wake_body(world, body);

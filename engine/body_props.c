@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: MIT
 #include "body.h"
 #include "core.h"
+#include "input_limits.h"
 #include "island.h"
 #include "world.h"
 #include "world_pairs.h"
@@ -35,6 +36,10 @@ kl_result kl_body_set_type(kl_body_id id, kl_body_type type)
 				return kl_fail(KL_ERR_INVALID_ARGUMENT, "a body with a plane shape must stay static");
 			}
 		}
+	}
+	if (kl_check_body_mass(world, body, type, false, -1, NULL) != KL_OK)
+	{
+		return kl_last_error_code();
 	}
 	body->type = type;
 	body->is_awake = type != KL_BODY_STATIC;
@@ -147,6 +152,11 @@ kl_result kl_body_set_mass_data(kl_body_id id, kl_mass_data md)
 	{
 		return kl_fail(KL_ERR_INVALID_ARGUMENT, "inertia must be symmetric, finite and physically valid");
 	}
+	if (kl_check_dynamic_mass(world, &md, true, "mass override") != KL_OK ||
+		kl_check_coordinates(world, md.center, KL_MAX_COORDINATE, "mass override: centre of mass") != KL_OK)
+	{
+		return KL_ERR_INVALID_ARGUMENT;
+	}
 	body->mass_data = md;
 	body->custom_mass = true;
 	kl_update_body_mass(world, body);
@@ -158,6 +168,10 @@ kl_result kl_body_apply_mass_from_shapes(kl_body_id id)
 	kl_world* world = NULL;
 	kl_body* body = kl_get_body_unlocked(id, &world);
 	if (body == NULL)
+	{
+		return kl_last_error_code();
+	}
+	if (kl_check_body_mass(world, body, body->type, true, -1, NULL) != KL_OK)
 	{
 		return kl_last_error_code();
 	}

@@ -561,26 +561,22 @@ typedef struct kl_narrowphase_context
 	float dt;
 } kl_narrowphase_context;
 
-static void update_task(int start, int end, int worker, void* context)
+static void update_range(int begin, int end, int part, int worker, void* context)
 {
+	(void)part;
 	kl_narrowphase_context* nc = context;
 	kl_world* world = nc->world;
 	kl_mesh_scratch* scratch = world->mesh_scratch + worker;
-	for (int part = start; part < end; ++part)
+	for (int k = begin; k < end; ++k)
 	{
-		int c0, c1;
-		kl_partition_range(world->contact_count, world->worker_count, part, &c0, &c1);
-		for (int k = c0; k < c1; ++k)
+		kl_contact* c = &world->contacts[k];
+		if (kl_body_slot_awake(world, c->body_a) || kl_body_slot_awake(world, c->body_b))
 		{
-			kl_contact* c = &world->contacts[k];
-			if (kl_body_slot_awake(world, c->body_a) || kl_body_slot_awake(world, c->body_b))
-			{
-				update_contact(world, c, nc->dt, scratch);
-			}
-			else
-			{
-				c->flags &= ~(uint32_t)(KL_CONTACT_STARTED | KL_CONTACT_STOPPED);
-			}
+			update_contact(world, c, nc->dt, scratch);
+		}
+		else
+		{
+			c->flags &= ~(uint32_t)(KL_CONTACT_STARTED | KL_CONTACT_STOPPED);
 		}
 	}
 }
@@ -712,14 +708,7 @@ bool kl_step_narrowphase(kl_world* world, float dt)
 		return false;
 	}
 	kl_pointshell_prepass(world, dt);
-	if (world->contact_count < KL_MIN_PARALLEL_CONTACTS)
-	{
-		update_task(0, world->worker_count, 0, &nc);
-	}
-	else
-	{
-		kl_world_parallel_for(world, update_task, &nc);
-	}
+	kl_parallel_ranges(kl_world_parallel(world), world->contact_count, KL_MIN_PARALLEL_CONTACTS, update_range, &nc);
 	finish_contacts(world);
 	kl_pointshell_profile(world);
 	return true;

@@ -5,6 +5,7 @@
 kl_world_def kl_default_world_def(void)
 {
 	kl_world_def def = {0};
+	def.length_units_per_meter = 1.0f;
 	def.gravity = kl_vec3(0.0f, 0.0f, -9.81f);
 	def.worker_count = 1;
 	// Box3D's defaults: soft contacts at 30 Hz, damping ratio 10, push-out at most 3 m/s.

@@ -4,6 +4,7 @@
 #include "joint.h"
 
 #include "core.h"
+#include "input_limits.h"
 #include "island.h"
 #include "world.h"
 #include "world_pairs.h"
@@ -46,7 +47,53 @@ static bool non_negative(float x)
 	return x >= 0.0f && isfinite(x);
 }
 
-static kl_result validate_joint_def(const kl_joint_def* def)
+/// Joints whose coordinate is an angle: their motor speed is rad/s, their motor target rad.
+static bool is_angular_joint(kl_joint_type type)
+{
+	return type == KL_JOINT_REVOLUTE || type == KL_JOINT_SPHERICAL || type == KL_JOINT_FIXED;
+}
+
+/// Motor speed and position target of a joint of this type within the valid ranges: an angular
+/// speed (rad/s) or a linear one; a length for prismatic and distance joints (a revolute target
+/// is wrapped to the nearest turn: any finite angle).
+static kl_result check_motor_values(const kl_world* world, kl_joint_type type, float speed, float target)
+{
+	if (is_angular_joint(type))
+	{
+		if (!(fabsf(speed) <= KL_MAX_ANGULAR_SPEED))
+		{
+			return kl_fail(KL_ERR_INVALID_ARGUMENT, "joint motor speed %g rad/s is out of range [-%g, %g]",
+						   (double)speed, (double)KL_MAX_ANGULAR_SPEED, (double)KL_MAX_ANGULAR_SPEED);
+		}
+		if (!isfinite(target))
+		{
+			return kl_fail(KL_ERR_INVALID_ARGUMENT, "joint motor target %g must be finite", (double)target);
+		}
+		return KL_OK;
+	}
+	if (kl_check_scaled_value(world, speed, KL_MAX_LINEAR_SPEED, "joint motor speed") != KL_OK)
+	{
+		return KL_ERR_INVALID_ARGUMENT;
+	}
+	return kl_check_scaled_value(world, target, KL_MAX_JOINT_LENGTH, "joint motor target");
+}
+
+/// Limits of prismatic and distance joints are lengths within the joint length range.
+static kl_result check_limit_lengths(const kl_world* world, kl_joint_type type, float lower, float upper)
+{
+	if (type != KL_JOINT_PRISMATIC && type != KL_JOINT_DISTANCE)
+	{
+		return KL_OK;
+	}
+	if (kl_check_scaled_value(world, lower, KL_MAX_JOINT_LENGTH, "joint lower limit") != KL_OK ||
+		kl_check_scaled_value(world, upper, KL_MAX_JOINT_LENGTH, "joint upper limit") != KL_OK)
+	{
+		return KL_ERR_INVALID_ARGUMENT;
+	}
+	return KL_OK;
+}
+
+static kl_result validate_joint_def(const kl_world* world, const kl_joint_def* def)
 {
 	if ((int)def->type < 0 || def->type >= KL_JOINT_TYPE_COUNT)
 	{
@@ -55,6 +102,11 @@ static kl_result validate_joint_def(const kl_joint_def* def)
 	if (!kl_transform_is_finite(def->local_frame_a) || !kl_transform_is_finite(def->local_frame_b))
 	{
 		return kl_fail(KL_ERR_INVALID_ARGUMENT, "joint frames must be finite");
+	}
+	if (kl_check_coordinates(world, def->local_frame_a.p, KL_MAX_JOINT_LENGTH, "joint frame a origin") != KL_OK ||
+		kl_check_coordinates(world, def->local_frame_b.p, KL_MAX_JOINT_LENGTH, "joint frame b origin") != KL_OK)
+	{
+		return KL_ERR_INVALID_ARGUMENT;
 	}
 	if (!isfinite(def->lower) || !isfinite(def->upper) || (def->enable_limit && def->lower > def->upper))
 	{
@@ -82,6 +134,15 @@ static kl_result validate_joint_def(const kl_joint_def* def)
 	if (!non_negative(def->spring_hertz) || !non_negative(def->spring_damping_ratio) || !non_negative(def->length))
 	{
 		return kl_fail(KL_ERR_INVALID_ARGUMENT, "joint spring and length must be finite and >= 0");
+	}
+	if (check_limit_lengths(world, def->type, def->lower, def->upper) != KL_OK ||
+		check_motor_values(world, def->type, def->motor_speed, def->motor_target) != KL_OK ||
+		kl_check_angular_speed(def->motor_angular_velocity, "joint motor angular velocity") != KL_OK ||
+		kl_check_hertz(def->spring_hertz, "joint spring frequency") != KL_OK ||
+		kl_check_damping_ratio(def->spring_damping_ratio, "joint spring damping ratio") != KL_OK ||
+		kl_check_scaled_value(world, def->length, KL_MAX_JOINT_LENGTH, "joint length") != KL_OK)
+	{
+		return KL_ERR_INVALID_ARGUMENT;
 	}
 	return KL_OK;
 }
@@ -116,7 +177,7 @@ kl_joint_id kl_create_joint(kl_world_id world_id, const kl_joint_def* def)
 		kl_fail(KL_ERR_INVALID_ARGUMENT, "a joint needs two different bodies");
 		return kl_null_joint_id;
 	}
-	if (validate_joint_def(def) != KL_OK)
+	if (validate_joint_def(world, def) != KL_OK)
 	{
 		return kl_null_joint_id;
 	}
@@ -392,6 +453,10 @@ kl_result kl_joint_set_motor_speed(kl_joint_id id, float speed)
 	{
 		return kl_last_error_code(); // set by begin_change
 	}
+	if (check_motor_values(world, joint->def.type, speed, 0.0f) != KL_OK)
+	{
+		return KL_ERR_INVALID_ARGUMENT;
+	}
 	joint->def.motor_mode = KL_MOTOR_VELOCITY;
 	joint->def.motor_speed = speed;
 	return end_change(world, joint);
@@ -408,6 +473,10 @@ kl_result kl_joint_set_motor_target(kl_joint_id id, float target)
 	if (joint == NULL)
 	{
 		return kl_last_error_code(); // set by begin_change
+	}
+	if (check_motor_values(world, joint->def.type, 0.0f, target) != KL_OK)
+	{
+		return KL_ERR_INVALID_ARGUMENT;
 	}
 	joint->def.motor_mode = KL_MOTOR_POSITION;
 	joint->def.motor_target = target;
@@ -476,6 +545,10 @@ kl_result kl_joint_set_limits(kl_joint_id id, float lower, float upper)
 	{
 		return kl_fail(KL_ERR_INVALID_ARGUMENT, "angle limits [%g, %g] must lie within [-pi, pi]", lower, upper);
 	}
+	if (check_limit_lengths(world, joint->def.type, lower, upper) != KL_OK)
+	{
+		return KL_ERR_INVALID_ARGUMENT;
+	}
 	joint->def.lower = lower;
 	joint->def.upper = upper;
 	joint->solver.lower_impulse = 0.0f;
@@ -524,10 +597,10 @@ kl_result kl_joint_enable_spring(kl_joint_id id, bool enable)
 
 kl_result kl_joint_set_spring(kl_joint_id id, float hertz, float damping_ratio)
 {
-	if (!(hertz >= 0.0f) || !isfinite(hertz) || !(damping_ratio >= 0.0f) || !isfinite(damping_ratio))
+	if (kl_check_hertz(hertz, "joint spring frequency") != KL_OK ||
+		kl_check_damping_ratio(damping_ratio, "joint spring damping ratio") != KL_OK)
 	{
-		return kl_fail(KL_ERR_INVALID_ARGUMENT, "spring hertz %g and damping ratio %g must be finite and >= 0", hertz,
-					   damping_ratio);
+		return KL_ERR_INVALID_ARGUMENT;
 	}
 	kl_world* world = NULL;
 	kl_joint* joint = begin_change(id, &world, KL_SPRING_JOINTS | (1u << KL_JOINT_SPHERICAL), "spring");
@@ -546,10 +619,9 @@ kl_result kl_joint_set_spring(kl_joint_id id, float hertz, float damping_ratio)
 
 kl_result kl_joint_set_motor_angular_velocity(kl_joint_id id, vec3s velocity)
 {
-	if (!kl_vec3_is_finite(velocity))
+	if (kl_check_angular_speed(velocity, "motor angular velocity") != KL_OK)
 	{
-		return kl_fail(KL_ERR_INVALID_ARGUMENT, "motor angular velocity (%g, %g, %g) must be finite", velocity.x,
-					   velocity.y, velocity.z);
+		return KL_ERR_INVALID_ARGUMENT;
 	}
 	kl_world* world = NULL;
 	kl_joint* joint = begin_change(id, &world, 1u << KL_JOINT_SPHERICAL, "angular velocity motor");
@@ -564,17 +636,15 @@ kl_result kl_joint_set_motor_angular_velocity(kl_joint_id id, vec3s velocity)
 
 kl_result kl_joint_set_target(kl_joint_id id, vec3s target)
 {
-	if (!kl_vec3_is_finite(target) || fabsf(target.x) > KL_HUGE || fabsf(target.y) > KL_HUGE ||
-		fabsf(target.z) > KL_HUGE)
-	{
-		return kl_fail(KL_ERR_INVALID_ARGUMENT, "joint target (%g, %g, %g) must be finite", target.x, target.y,
-					   target.z);
-	}
 	kl_world* world = NULL;
 	kl_joint* joint = begin_change(id, &world, 1u << KL_JOINT_TARGET, "target");
 	if (joint == NULL)
 	{
 		return kl_last_error_code(); // set by begin_change
+	}
+	if (kl_check_coordinates(world, target, KL_MAX_COORDINATE, "joint target") != KL_OK)
+	{
+		return KL_ERR_INVALID_ARGUMENT;
 	}
 	joint->target = target;
 	return end_change(world, joint);

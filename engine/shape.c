@@ -6,12 +6,14 @@
 #include "contact.h"
 
 #include "core.h"
+#include "input_limits.h"
 #include "world.h"
 #include "world_pairs.h"
 
 #include <kollide/kollide.h>
 
 #include <float.h>
+#include <stdio.h>
 
 kl_shape* kl_get_shape(kl_shape_id id, kl_world** world_out)
 {
@@ -44,7 +46,7 @@ bool kl_shape_is_valid(kl_shape_id id)
 		   world->shapes[slot].id == slot && world->shapes[slot].generation == id.generation;
 }
 
-static kl_result validate_shape_def(const kl_shape_def* def)
+static kl_result validate_shape_def(const kl_world* world, const kl_shape_def* def)
 {
 	if (def == NULL)
 	{
@@ -54,25 +56,80 @@ static kl_result validate_shape_def(const kl_shape_def* def)
 	{
 		return kl_fail(KL_ERR_INVALID_ARGUMENT, "shape local pose must be finite");
 	}
+	if (kl_check_coordinates(world, def->local_pose.p, KL_MAX_COORDINATE, "shape offset") != KL_OK)
+	{
+		return KL_ERR_INVALID_ARGUMENT;
+	}
 	if (def->mesh_backend != KL_MESH_BACKEND_BVH && def->mesh_backend != KL_MESH_BACKEND_POINTSHELL)
 	{
 		return kl_fail(KL_ERR_INVALID_ARGUMENT, "unknown mesh backend %d", (int)def->mesh_backend);
 	}
-	return kl_validate_material(&def->material);
+	return kl_check_material(world, &def->material);
 }
 
-kl_result kl_validate_material(const kl_material* m)
+/// Checks that points (scaled per axis) lie within the coordinate range and that their bounds'
+/// largest half extent is at least the smallest shape size.
+static kl_result check_points(const kl_world* world, const vec3s* points, int count, vec3s scale,
+							  const char* point_name, const char* size_name)
 {
-	if (!(m->density >= 0.0f) || !isfinite(m->density))
+	kl_aabb box = {{{FLT_MAX, FLT_MAX, FLT_MAX}}, {{-FLT_MAX, -FLT_MAX, -FLT_MAX}}};
+	float bound = KL_MAX_COORDINATE * kl_length_unit(world);
+	for (int i = 0; i < count; ++i)
 	{
-		return kl_fail(KL_ERR_INVALID_ARGUMENT, "density must be finite and non-negative (got %g)", (double)m->density);
+		vec3s p = glms_vec3_mul(points[i], scale);
+		float largest = kl_maxf(fabsf(p.x), kl_maxf(fabsf(p.y), fabsf(p.z)));
+		if (!(largest <= bound) || !kl_vec3_is_finite(p))
+		{
+			// Formatted only for the error: a scene may create thousands of hull shapes.
+			char label[64];
+			snprintf(label, sizeof(label), "%s %d", point_name, i);
+			return kl_check_coordinates(world, p, KL_MAX_COORDINATE, label);
+		}
+		box.lower = glms_vec3_minv(box.lower, p);
+		box.upper = glms_vec3_maxv(box.upper, p);
 	}
-	if (!(m->friction >= 0.0f) || !isfinite(m->friction) || !(m->restitution >= 0.0f) || !isfinite(m->restitution) ||
-		!(m->rolling_resistance >= 0.0f) || !isfinite(m->rolling_resistance) || !(m->spin_resistance >= 0.0f) ||
-		!isfinite(m->spin_resistance))
+	vec3s half = glms_vec3_scale(glms_vec3_sub(box.upper, box.lower), 0.5f);
+	return kl_check_shape_size(world, glms_vec3_max(half), size_name);
+}
+
+/// The shape's sizes within the valid ranges (docs/engine-core.md, "Valid ranges").
+static kl_result check_geometry(const kl_world* world, const kl_shape* proto)
+{
+	switch (proto->type)
 	{
-		return kl_fail(KL_ERR_INVALID_ARGUMENT,
-					   "friction, restitution, rolling and spin resistance must be finite and >= 0");
+		case KL_SHAPE_SPHERE: return kl_check_shape_size(world, proto->sphere_radius, "sphere radius");
+		case KL_SHAPE_BOX:
+		{
+			const char* axes[3] = {"box half extent x", "box half extent y", "box half extent z"};
+			for (int i = 0; i < 3; ++i)
+			{
+				if (kl_check_shape_size(world, proto->box_half_extents.raw[i], axes[i]) != KL_OK)
+				{
+					return KL_ERR_INVALID_ARGUMENT;
+				}
+			}
+			return KL_OK;
+		}
+		case KL_SHAPE_CAPSULE:
+			if (kl_check_shape_size(world, proto->capsule.radius, "capsule radius") != KL_OK)
+			{
+				return KL_ERR_INVALID_ARGUMENT;
+			}
+			return kl_check_scaled_value(world, proto->capsule.half_height, KL_MAX_COORDINATE, "capsule half height");
+		case KL_SHAPE_HULL:
+			return check_points(world, kl_hull_vertices(proto->hull), kl_hull_vertex_count(proto->hull),
+								glms_vec3_one(), "hull vertex", "hull size (largest half extent)");
+		case KL_SHAPE_MESH:
+		{
+			// The mesh's bounds stand for its vertices: every vertex lies within them.
+			kl_aabb b = kl_mesh_get_info(proto->mesh.mesh).bounds;
+			vec3s corners[2] = {b.lower, b.upper};
+			return check_points(world, corners, 2, proto->mesh.scale, "scaled mesh bounds corner",
+								"scaled mesh size (largest half extent)");
+		}
+		case KL_SHAPE_PLANE:
+			return kl_check_scaled_value(world, proto->plane.offset, KL_MAX_COORDINATE, "plane offset");
+		case KL_SHAPE_TYPE_COUNT: break;
 	}
 	return KL_OK;
 }
@@ -83,7 +140,7 @@ static kl_shape_id create_shape(kl_body_id body_id, const kl_shape_def* def, kl_
 {
 	kl_world* world = NULL;
 	kl_body* body = kl_get_body_unlocked(body_id, &world);
-	if (body == NULL || validate_shape_def(def) != KL_OK)
+	if (body == NULL || validate_shape_def(world, def) != KL_OK)
 	{
 		return kl_null_shape_id;
 	}
@@ -98,14 +155,32 @@ static kl_shape_id create_shape(kl_body_id body_id, const kl_shape_def* def, kl_
 		kl_fail(KL_ERR_INVALID_ARGUMENT, "plane shapes are infinite and belong on static bodies only");
 		return kl_null_shape_id;
 	}
-	// Bounds that overflow (huge coordinates) would poison the broadphase: refuse them up front.
 	proto->local_pose = pose;
+	proto->material = def->material;
+	if (check_geometry(world, proto) != KL_OK)
+	{
+		return kl_null_shape_id;
+	}
+	// Bounds that overflow would poison the broadphase: refuse them up front (the ranges keep
+	// them finite; this holds whatever they are).
 	kl_aabb aabb = kl_compute_shape_aabb(proto, world->sims[body->id].transform);
 	if (!kl_vec3_is_finite(aabb.lower) || !kl_vec3_is_finite(aabb.upper))
 	{
 		kl_fail(KL_ERR_INVALID_ARGUMENT, "shape bounds are not finite (coordinates too large?)");
 		return kl_null_shape_id;
 	}
+	// The mass it gives must suit the body. A shape with density but no volume (an open, flat mesh)
+	// gives none: a static or kinematic body takes it so, a dynamic one refuses it. A mass the
+	// computation could not give records its reason; when the body takes the shape anyway, the
+	// caller's error state is left as it was.
+	kl_error_state caller_error;
+	kl_error_save(&caller_error);
+	proto->mass_data = kl_compute_shape_mass(proto);
+	if (kl_check_body_mass(world, body, body->type, false, -1, proto) != KL_OK)
+	{
+		return kl_null_shape_id;
+	}
+	kl_error_restore(&caller_error);
 	char* name = kl_strdup(def->name);
 	if (def->name != NULL && name == NULL)
 	{
@@ -143,7 +218,6 @@ static kl_shape_id create_shape(kl_body_id body_id, const kl_shape_def* def, kl_
 	shape->name = name;
 	shape->user_data = def->user_data;
 	shape->proxy_key = -1;
-	shape->mass_data = kl_compute_shape_mass(shape);
 
 	if (body->tail_shape >= 0)
 	{

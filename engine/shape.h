@@ -63,8 +63,6 @@ typedef struct kl_shape
 kl_shape* kl_get_shape(kl_shape_id id, kl_world** world_out);
 kl_shape_id kl_make_shape_id(const kl_world* world, const kl_shape* shape);
 
-/// Checks density, friction, restitution and rolling resistance (finite, non-negative).
-kl_result kl_validate_material(const kl_material* material);
 /// Bounds of the shape placed at the body transform.
 kl_aabb kl_compute_shape_aabb(const kl_shape* shape, kl_transform body_transform);
 /// Mass data of the shape in its body's frame.

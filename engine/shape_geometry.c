@@ -4,6 +4,7 @@
 
 #include "core.h"
 #include "broadphase.h"
+#include "input_limits.h"
 #include "world.h"
 
 #include <kollide/kollide.h>
@@ -199,7 +200,7 @@ kl_result kl_shape_set_material(kl_shape_id id, kl_material material)
 	{
 		return KL_ERR_INVALID_ID;
 	}
-	if (kl_validate_material(&material) != KL_OK)
+	if (kl_check_material(world, &material) != KL_OK)
 	{
 		return kl_last_error_code();
 	}
@@ -207,9 +208,21 @@ kl_result kl_shape_set_material(kl_shape_id id, kl_material material)
 	{
 		return kl_fail(KL_ERR_LOCKED, "cannot change a material while the world steps");
 	}
+	// A new density gives a new mass, which must suit the body as on creation (kl_create_*_shape).
+	kl_shape changed = *shape;
+	changed.material = material;
+	kl_error_state caller_error;
+	kl_error_save(&caller_error);
+	changed.mass_data = kl_compute_shape_mass(&changed);
+	kl_body* body = &world->bodies[shape->body];
+	if (kl_check_body_mass(world, body, body->type, false, shape->id, &changed) != KL_OK)
+	{
+		return kl_last_error_code();
+	}
+	kl_error_restore(&caller_error);
 	shape->material = material;
-	shape->mass_data = kl_compute_shape_mass(shape);
-	kl_update_body_mass(world, &world->bodies[shape->body]);
+	shape->mass_data = changed.mass_data;
+	kl_update_body_mass(world, body);
 	return KL_OK;
 }
 

@@ -19,6 +19,8 @@
 
 /// Below this many items a parallel loop runs on the calling thread.
 #define KL_MIN_PARALLEL_ITEMS 128
+/// The same for loops over wide groups: a group is KL_WIDE_LANES items.
+#define KL_MIN_PARALLEL_GROUPS ((KL_MIN_PARALLEL_ITEMS + KL_WIDE_LANES - 1) / KL_WIDE_LANES)
 
 typedef struct kl_solver_storage
 {
@@ -137,47 +139,31 @@ enum kl_stage_kind
 	KL_STAGE_RESTITUTION,
 };
 
-static void run_parallel(kl_world* world, kl_task_fn* task, kl_stage_context* c, int items)
+static void prepare_bodies_range(int begin, int end, int part, int worker, void* context)
 {
-	if (items < KL_MIN_PARALLEL_ITEMS || world->worker_count == 1)
-	{
-		task(0, world->worker_count, 0, c);
-	}
-	else
-	{
-		kl_world_parallel_for(world, task, c);
-	}
-}
-
-static void prepare_bodies_task(int start, int end, int worker, void* context)
-{
+	(void)part;
 	(void)worker;
 	kl_stage_context* c = context;
 	kl_world* world = c->world;
-	for (int part = start; part < end; ++part)
+	for (int k = begin; k < end; ++k)
 	{
-		int b0, b1;
-		kl_partition_range(world->awake_count, world->worker_count, part, &b0, &b1);
-		for (int k = b0; k < b1; ++k)
+		int i = world->awake_bodies[k];
+		const kl_body_sim* sim = &world->sims[i];
+		kl_solver_body* sb = &c->storage->bodies[i];
+		sb->center0 = sim->center;
+		sb->rotation0 = sim->transform.q;
+		sb->delta_position = glms_vec3_zero();
+		sb->delta_rotation = glms_quat_identity();
+		bool dynamic = (sim->flags & KL_SIM_DYNAMIC) != 0;
+		sb->inv_mass = dynamic ? sim->inv_mass : 0.0f;
+		if (dynamic)
 		{
-			int i = world->awake_bodies[k];
-			const kl_body_sim* sim = &world->sims[i];
-			kl_solver_body* sb = &c->storage->bodies[i];
-			sb->center0 = sim->center;
-			sb->rotation0 = sim->transform.q;
-			sb->delta_position = glms_vec3_zero();
-			sb->delta_rotation = glms_quat_identity();
-			bool dynamic = (sim->flags & KL_SIM_DYNAMIC) != 0;
-			sb->inv_mass = dynamic ? sim->inv_mass : 0.0f;
-			if (dynamic)
-			{
-				mat3s r = glms_quat_mat3(sim->transform.q);
-				sb->inv_inertia = glms_mat3_mul(glms_mat3_mul(r, sim->inv_inertia_local), glms_mat3_transpose(r));
-			}
-			else
-			{
-				sb->inv_inertia = glms_mat3_zero();
-			}
+			mat3s r = glms_quat_mat3(sim->transform.q);
+			sb->inv_inertia = glms_mat3_mul(glms_mat3_mul(r, sim->inv_inertia_local), glms_mat3_transpose(r));
+		}
+		else
+		{
+			sb->inv_inertia = glms_mat3_zero();
 		}
 	}
 }
@@ -350,51 +336,42 @@ static kl_contact_source contact_source(const kl_world* world, int k, int m)
 	return source;
 }
 
-static void prepare_constraints_task(int start, int end, int worker, void* context)
+/// Joints [0, nj) then contacts, items [begin, end) of them.
+static void prepare_constraints_range(int begin, int end, int part, int worker, void* context)
 {
+	(void)part;
 	(void)worker;
 	kl_stage_context* c = context;
 	kl_solver_storage* s = c->storage;
 	int nj = s->joint_start[KL_GRAPH_COLOR_COUNT + 1];
-	int nc = s->contact_start[KL_GRAPH_COLOR_COUNT + 1];
-	for (int part = start; part < end; ++part)
+	for (int i = begin; i < end; ++i)
 	{
-		int i0, i1;
-		kl_partition_range(nj + nc, c->world->worker_count, part, &i0, &i1);
-		for (int i = i0; i < i1; ++i)
+		if (i < nj)
 		{
-			if (i < nj)
-			{
-				const int* item = &s->joint_items[4 * i];
-				const kl_joint* joint = &c->world->joints[item[0]];
-				kl_joint_source source = {&joint->def, item[0], joint->body_a, joint->body_b, joint->target, &joint->solver};
-				kl_prepare_joint(c->step, &source, item[2], item[3], &s->joints[item[1]]);
-			}
-			else
-			{
-				const int* item = &s->contact_items[4 * (i - nj)];
-				int k = item[0] / KL_MESH_MAX_MANIFOLDS, m = item[0] % KL_MESH_MAX_MANIFOLDS;
-				kl_contact_source source = contact_source(c->world, k, m);
-				kl_prepare_contact(c->step, &source, item[2], item[3], &s->contacts[item[1]]);
-			}
+			const int* item = &s->joint_items[4 * i];
+			const kl_joint* joint = &c->world->joints[item[0]];
+			kl_joint_source source = {&joint->def, item[0], joint->body_a, joint->body_b, joint->target, &joint->solver};
+			kl_prepare_joint(c->step, &source, item[2], item[3], &s->joints[item[1]]);
+		}
+		else
+		{
+			const int* item = &s->contact_items[4 * (i - nj)];
+			int k = item[0] / KL_MESH_MAX_MANIFOLDS, m = item[0] % KL_MESH_MAX_MANIFOLDS;
+			kl_contact_source source = contact_source(c->world, k, m);
+			kl_prepare_contact(c->step, &source, item[2], item[3], &s->contacts[item[1]]);
 		}
 	}
 }
 
-static void gather_wide_task(int start, int end, int worker, void* context)
+static void gather_wide_range(int begin, int end, int part, int worker, void* context)
 {
+	(void)part;
 	(void)worker;
 	kl_stage_context* c = context;
 	kl_solver_storage* s = c->storage;
-	int groups = s->wide_start[KL_GRAPH_COLOR_COUNT];
-	for (int part = start; part < end; ++part)
+	for (int g = begin; g < end; ++g)
 	{
-		int g0, g1;
-		kl_partition_range(groups, c->world->worker_count, part, &g0, &g1);
-		for (int g = g0; g < g1; ++g)
-		{
-			kl_gather_contacts_wide(c->step, &s->contacts[s->wide_first[g]], group_lanes(s, g), &s->wide[g]);
-		}
+		kl_gather_contacts_wide(c->step, &s->contacts[s->wide_first[g]], group_lanes(s, g), &s->wide[g]);
 	}
 }
 
@@ -421,7 +398,7 @@ static bool gather_wide(kl_world* world, kl_solver_storage* s, kl_stage_context*
 			s->wide_first[g] = s->contact_start[color] + (g - s->wide_start[color]) * KL_WIDE_LANES;
 		}
 	}
-	run_parallel(world, gather_wide_task, c, groups * KL_WIDE_LANES);
+	kl_parallel_ranges(kl_world_parallel(world), groups, KL_MIN_PARALLEL_GROUPS, gather_wide_range, c);
 	return true;
 }
 
@@ -436,7 +413,7 @@ static bool prepare_constraints(kl_world* world, kl_solver_storage* s, kl_stage_
 	}
 	sort_by_color(s->contact_items, nc, s->contact_start);
 	sort_by_color(s->joint_items, nj, s->joint_start);
-	run_parallel(world, prepare_constraints_task, c, nc + nj);
+	kl_parallel_ranges(kl_world_parallel(world), nj + nc, KL_MIN_PARALLEL_ITEMS, prepare_constraints_range, c);
 	return gather_wide(world, s, c);
 }
 
@@ -503,28 +480,24 @@ static void run_wide(kl_stage_context* c, int g)
 	}
 }
 
-/// Joints first, then the wide contact groups, of one colour, split into the workers' partitions.
-static void color_task(int start, int end, int worker, void* context)
+/// Joints first, then the wide contact groups, of one colour: items [begin, end) of them.
+static void color_range(int begin, int end, int part, int worker, void* context)
 {
+	(void)part;
 	(void)worker;
 	kl_stage_context* c = context;
 	kl_solver_storage* s = c->storage;
 	int j0 = s->joint_start[c->color], nj = s->joint_start[c->color + 1] - j0;
-	int g0 = s->wide_start[c->color], ng = s->wide_start[c->color + 1] - g0;
-	for (int part = start; part < end; ++part)
+	int g0 = s->wide_start[c->color];
+	for (int i = begin; i < end; ++i)
 	{
-		int i0, i1;
-		kl_partition_range(nj + ng, c->world->worker_count, part, &i0, &i1);
-		for (int i = i0; i < i1; ++i)
+		if (i < nj)
 		{
-			if (i < nj)
-			{
-				run_constraint(c, true, j0 + i);
-			}
-			else
-			{
-				run_wide(c, g0 + i - nj);
-			}
+			run_constraint(c, true, j0 + i);
+		}
+		else
+		{
+			run_wide(c, g0 + i - nj);
 		}
 	}
 }
@@ -536,14 +509,17 @@ static void run_constraint_stage(kl_stage_context* c, int stage)
 	c->step->pass += 1;
 	for (int color = 0; color < KL_GRAPH_COLOR_COUNT; ++color)
 	{
-		int items = s->joint_start[color + 1] - s->joint_start[color] +
-					KL_WIDE_LANES * (s->wide_start[color + 1] - s->wide_start[color]);
-		if (items == 0)
+		int nj = s->joint_start[color + 1] - s->joint_start[color];
+		int ng = s->wide_start[color + 1] - s->wide_start[color];
+		if (nj + ng == 0)
 		{
 			continue;
 		}
 		c->color = color;
-		run_parallel(c->world, color_task, c, items);
+		// The threshold counts rows and a group is KL_WIDE_LANES rows: nj + ng items reach it when
+		// nj + KL_WIDE_LANES·ng rows do.
+		int min_items = KL_MIN_PARALLEL_ITEMS - (KL_WIDE_LANES - 1) * ng;
+		kl_parallel_ranges(kl_world_parallel(c->world), nj + ng, min_items, color_range, c);
 	}
 	// Overflow rows share bodies: one thread, fixed order.
 	c->color = KL_OVERFLOW_COLOR;
@@ -559,81 +535,63 @@ static void run_constraint_stage(kl_stage_context* c, int stage)
 	}
 }
 
-static void integrate_velocities_task(int start, int end, int worker, void* context)
+static void integrate_velocities_range(int begin, int end, int part, int worker, void* context)
 {
+	(void)part;
 	(void)worker;
 	kl_stage_context* c = context;
-	for (int part = start; part < end; ++part)
-	{
-		int b0, b1;
-		kl_partition_range(c->world->awake_count, c->world->worker_count, part, &b0, &b1);
-		kl_integrate_velocities(c->step, b0, b1);
-	}
+	kl_integrate_velocities(c->step, begin, end);
 }
 
 /// Positions, then the solver bodies' motion since the step began.
-static void integrate_positions_task(int start, int end, int worker, void* context)
+static void integrate_positions_range(int begin, int end, int part, int worker, void* context)
 {
+	(void)part;
 	(void)worker;
 	kl_stage_context* c = context;
 	kl_world* world = c->world;
-	for (int part = start; part < end; ++part)
+	kl_integrate_positions(c->step, begin, end);
+	for (int k = begin; k < end; ++k)
 	{
-		int b0, b1;
-		kl_partition_range(world->awake_count, world->worker_count, part, &b0, &b1);
-		kl_integrate_positions(c->step, b0, b1);
-		for (int k = b0; k < b1; ++k)
-		{
-			int i = world->awake_bodies[k];
-			kl_solver_body* sb = &c->storage->bodies[i];
-			const kl_body_sim* sim = &world->sims[i];
-			sb->delta_position = glms_vec3_sub(sim->center, sb->center0);
-			versors q0c = {{-sb->rotation0.x, -sb->rotation0.y, -sb->rotation0.z, sb->rotation0.w}};
-			sb->delta_rotation = glms_quat_mul(sim->transform.q, q0c);
-		}
+		int i = world->awake_bodies[k];
+		kl_solver_body* sb = &c->storage->bodies[i];
+		const kl_body_sim* sim = &world->sims[i];
+		sb->delta_position = glms_vec3_sub(sim->center, sb->center0);
+		versors q0c = {{-sb->rotation0.x, -sb->rotation0.y, -sb->rotation0.z, sb->rotation0.w}};
+		sb->delta_rotation = glms_quat_mul(sim->transform.q, q0c);
 	}
 }
 
-static void scatter_wide_task(int start, int end, int worker, void* context)
+static void scatter_wide_range(int begin, int end, int part, int worker, void* context)
 {
+	(void)part;
 	(void)worker;
 	kl_stage_context* c = context;
 	kl_solver_storage* s = c->storage;
-	int groups = s->wide_start[KL_GRAPH_COLOR_COUNT];
-	for (int part = start; part < end; ++part)
+	for (int g = begin; g < end; ++g)
 	{
-		int g0, g1;
-		kl_partition_range(groups, c->world->worker_count, part, &g0, &g1);
-		for (int g = g0; g < g1; ++g)
-		{
-			kl_scatter_contacts_wide(&s->wide[g], &s->contacts[s->wide_first[g]], group_lanes(s, g));
-		}
+		kl_scatter_contacts_wide(&s->wide[g], &s->contacts[s->wide_first[g]], group_lanes(s, g));
 	}
 }
 
-static void store_impulses_task(int start, int end, int worker, void* context)
+static void store_impulses_range(int begin, int end, int part, int worker, void* context)
 {
+	(void)part;
 	(void)worker;
 	kl_stage_context* c = context;
 	kl_solver_storage* s = c->storage;
 	int nj = s->joint_start[KL_GRAPH_COLOR_COUNT + 1];
-	int nc = s->contact_start[KL_GRAPH_COLOR_COUNT + 1];
-	for (int part = start; part < end; ++part)
+	for (int i = begin; i < end; ++i)
 	{
-		int i0, i1;
-		kl_partition_range(nj + nc, c->world->worker_count, part, &i0, &i1);
-		for (int i = i0; i < i1; ++i)
+		if (i < nj)
 		{
-			if (i < nj)
-			{
-				kl_joint_constraint* jc = &s->joints[i];
-				kl_store_joint_impulses(c->step, jc, &c->world->joints[jc->joint_slot].solver);
-			}
-			else
-			{
-				const kl_contact_constraint* cc = &s->contacts[i - nj];
-				kl_store_contact_impulses(cc, kl_contact_manifold(&c->world->contacts[cc->contact_index], cc->manifold_index));
-			}
+			kl_joint_constraint* jc = &s->joints[i];
+			kl_store_joint_impulses(c->step, jc, &c->world->joints[jc->joint_slot].solver);
+		}
+		else
+		{
+			const kl_contact_constraint* cc = &s->contacts[i - nj];
+			kl_store_contact_impulses(cc, kl_contact_manifold(&c->world->contacts[cc->contact_index], cc->manifold_index));
 		}
 	}
 }
@@ -675,7 +633,8 @@ void kl_solver_stage_run(kl_world* world, float dt, int substeps)
 	kl_solver_step step = make_step(world, s, dt, substeps);
 	kl_stage_context c = {world, &step, s, 0, 0, 0};
 	double t0 = kl_time_seconds();
-	run_parallel(world, prepare_bodies_task, &c, world->awake_count);
+	kl_parallel workers = kl_world_parallel(world);
+	kl_parallel_ranges(workers, world->awake_count, KL_MIN_PARALLEL_ITEMS, prepare_bodies_range, &c);
 	if (!prepare_constraints(world, s, &c))
 	{
 		// Out of memory: the bodies keep their state this step. Moved without their contacts and
@@ -687,12 +646,12 @@ void kl_solver_stage_run(kl_world* world, float dt, int substeps)
 	for (int k = 0; k < substeps; ++k)
 	{
 		double a = kl_time_seconds();
-		run_parallel(world, integrate_velocities_task, &c, world->awake_count);
+		kl_parallel_ranges(workers, world->awake_count, KL_MIN_PARALLEL_ITEMS, integrate_velocities_range, &c);
 		double b = kl_time_seconds();
 		run_constraint_stage(&c, KL_STAGE_WARM_START);
 		run_constraint_stage(&c, KL_STAGE_SOLVE);
 		double d = kl_time_seconds();
-		run_parallel(world, integrate_positions_task, &c, world->awake_count);
+		kl_parallel_ranges(workers, world->awake_count, KL_MIN_PARALLEL_ITEMS, integrate_positions_range, &c);
 		double e = kl_time_seconds();
 		run_constraint_stage(&c, KL_STAGE_RELAX);
 		double f = kl_time_seconds();
@@ -703,8 +662,8 @@ void kl_solver_stage_run(kl_world* world, float dt, int substeps)
 	double t2 = kl_time_seconds();
 	run_constraint_stage(&c, KL_STAGE_RESTITUTION);
 	int total = s->joint_start[KL_GRAPH_COLOR_COUNT + 1] + s->contact_start[KL_GRAPH_COLOR_COUNT + 1];
-	run_parallel(world, scatter_wide_task, &c, s->wide_start[KL_GRAPH_COLOR_COUNT] * KL_WIDE_LANES);
-	run_parallel(world, store_impulses_task, &c, total);
+	kl_parallel_ranges(workers, s->wide_start[KL_GRAPH_COLOR_COUNT], KL_MIN_PARALLEL_GROUPS, scatter_wide_range, &c);
+	kl_parallel_ranges(workers, total, KL_MIN_PARALLEL_ITEMS, store_impulses_range, &c);
 	double t3 = kl_time_seconds();
 	// Added up over a step's collision passes (kl_world_step clears the profile).
 	world->profile.solver_prepare += (float)(1000.0 * (t1 - t0));

@@ -13,6 +13,7 @@
 
 #include <kollide/kollide.h>
 
+#include <float.h>
 #include <string.h>
 
 static kl_world* s_worlds[KL_MAX_WORLDS];
@@ -61,14 +62,36 @@ static kl_result validate_world_def(const kl_world_def* def)
 	{
 		return kl_fail(KL_ERR_INVALID_ARGUMENT, "enqueue_task and finish_task must be given together");
 	}
-	const float params[] = {def->contact_hertz, def->contact_damping_ratio, def->max_contact_push_speed,
-							def->joint_hertz, def->joint_damping_ratio, def->restitution_threshold,
-							def->max_linear_speed, def->max_collision_travel, def->hit_event_threshold};
+	float l = def->length_units_per_meter;
+	if (!(l >= KL_MIN_LENGTH_UNITS && l <= KL_MAX_LENGTH_UNITS))
+	{
+		return kl_fail(KL_ERR_INVALID_ARGUMENT, "world length_units_per_meter %g is out of range [%g, %g]", (double)l,
+					   (double)KL_MIN_LENGTH_UNITS, (double)KL_MAX_LENGTH_UNITS);
+	}
+	const struct
+	{
+		const char* name;
+		float value;
+		float max; ///< NAN: any finite value
+	} params[] = {
+		{"contact_hertz", def->contact_hertz, KL_MAX_HERTZ},
+		{"contact_damping_ratio", def->contact_damping_ratio, KL_MAX_DAMPING_RATIO},
+		{"max_contact_push_speed", def->max_contact_push_speed, KL_MAX_LINEAR_SPEED * l},
+		{"joint_hertz", def->joint_hertz, KL_MAX_HERTZ},
+		{"joint_damping_ratio", def->joint_damping_ratio, KL_MAX_DAMPING_RATIO},
+		{"restitution_threshold", def->restitution_threshold, NAN},
+		{"max_linear_speed", def->max_linear_speed, KL_MAX_LINEAR_SPEED * l},
+		{"max_collision_travel", def->max_collision_travel, NAN},
+		{"hit_event_threshold", def->hit_event_threshold, NAN},
+	};
 	for (size_t i = 0; i < sizeof(params) / sizeof(params[0]); ++i)
 	{
-		if (!(params[i] >= 0.0f) || !isfinite(params[i]))
+		float v = params[i].value;
+		float max = isnan(params[i].max) ? FLT_MAX : params[i].max;
+		if (!(v >= 0.0f && v <= max))
 		{
-			return kl_fail(KL_ERR_INVALID_ARGUMENT, "world def parameter %zu must be finite and non-negative", i);
+			return kl_fail(KL_ERR_INVALID_ARGUMENT, "world %s %g is out of range [0, %g]", params[i].name, (double)v,
+						   (double)max);
 		}
 	}
 	return KL_OK;
@@ -289,6 +312,17 @@ void kl_world_parallel_for(kl_world* world, kl_task_fn* task, void* context)
 		return;
 	}
 	kl_thread_pool_run(world->pool, task, parts, context);
+}
+
+static void world_run(kl_task_fn* task, int partition_count, void* task_context, void* context)
+{
+	(void)partition_count; // the world's worker count
+	kl_world_parallel_for(context, task, task_context);
+}
+
+kl_parallel kl_world_parallel(kl_world* world)
+{
+	return (kl_parallel){world_run, world, world->worker_count};
 }
 
 kl_result kl_world_set_gravity(kl_world_id id, vec3s gravity)

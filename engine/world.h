@@ -134,6 +134,9 @@ kl_world_id kl_make_world_id(const kl_world* world);
 /// Runs task over the world's workers (the user task system if given, else the pool).
 void kl_world_parallel_for(kl_world* world, kl_task_fn* task, void* context);
 
+/// The world's workers (kl_world_parallel_for) as a kl_parallel: one partition per worker.
+kl_parallel kl_world_parallel(kl_world* world);
+
 /// Grows the per-body arrays to hold slot (false on OOM).
 bool kl_world_reserve_body_slot(kl_world* world, int slot);
 bool kl_world_reserve_shape_slot(kl_world* world, int slot);

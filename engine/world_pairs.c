@@ -47,21 +47,15 @@ static bool pair_filter(int32_t user_a, int32_t user_b, void* context)
 	return kl_shapes_should_collide(world, a, b) && kl_contact_custom_filter(world, a, b);
 }
 
-static void parallel_adapter(kl_task_fn* task, int partition_count, void* task_context, void* context)
-{
-	kl_world* world = context;
-	(void)partition_count; // the broadphase partitions by the world's worker count
-	kl_world_parallel_for(world, task, task_context);
-}
-
 bool kl_world_pairs_create(kl_world* world)
 {
 	kl_broadphase_def def = kl_default_broadphase_def();
 	def.filter = pair_filter;
 	def.filter_context = world;
-	def.parallel = parallel_adapter;
-	def.parallel_context = world;
-	def.worker_count = world->worker_count;
+	kl_parallel workers = kl_world_parallel(world); // the broadphase partitions by the world's worker count
+	def.parallel = workers.run;
+	def.parallel_context = workers.context;
+	def.worker_count = workers.parts;
 	def.use_gpu = world->def.use_gpu;
 	world->broadphase = kl_broadphase_create(&def);
 	return world->broadphase != NULL;

@@ -98,6 +98,8 @@ static kl_hull* build_hull(const vec3s* points, int count, kl_aabb bounds)
 static kl_result hull_integrals(kl_mesh* mesh)
 {
 	mesh->info.mass_source = KL_MESH_MASS_CONVEX_HULL;
+	kl_error_state caller_error;
+	kl_error_save(&caller_error);
 	kl_hull* hull = build_hull(mesh->vertices, mesh->info.vertex_count, mesh->info.bounds);
 	if (hull == NULL)
 	{
@@ -105,6 +107,9 @@ static kl_result hull_integrals(kl_mesh* mesh)
 		{
 			return KL_ERR_OUT_OF_MEMORY;
 		}
+		// No hull is an answer here, not a failure: the build goes on and leaves the caller's
+		// error state as it was.
+		kl_error_restore(&caller_error);
 		memset(&mesh->integrals, 0, sizeof(mesh->integrals));
 		vec3s center = glms_vec3_scale(glms_vec3_add(mesh->info.bounds.lower, mesh->info.bounds.upper), 0.5f);
 		for (int k = 0; k < 3; ++k)

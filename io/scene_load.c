@@ -15,6 +15,7 @@ static const char* const k_world_keys[] = {
 	"gravity",	   "worker_count",			"contact_hertz",		 "contact_damping_ratio",
 	"max_contact_push_speed", "joint_hertz", "joint_damping_ratio", "restitution_threshold",
 	"max_linear_speed",		  "enable_sleep", "enable_continuous",	 "use_gpu", "max_collision_travel",
+	"length_units_per_meter",
 };
 
 static bool read_world_fields(kl_json_reader* r, const cJSON* object, kl_world_def* def)
@@ -32,6 +33,7 @@ static bool read_world_fields(kl_json_reader* r, const cJSON* object, kl_world_d
 		{"restitution_threshold", &def->restitution_threshold},
 		{"max_linear_speed", &def->max_linear_speed},
 		{"max_collision_travel", &def->max_collision_travel},
+		{"length_units_per_meter", &def->length_units_per_meter},
 	};
 	for (size_t i = 0; i < sizeof(params) / sizeof(params[0]); ++i)
 	{

@@ -142,6 +142,7 @@ static void add_pose(scene_saver* w, cJSON* parent, kl_transform pose)
 static void save_world_def(scene_saver* w, cJSON* root, kl_world_def def)
 {
 	cJSON* o = add(w, root, "world", cJSON_CreateObject());
+	add_float(w, o, "length_units_per_meter", def.length_units_per_meter);
 	add_vec3(w, o, "gravity", def.gravity);
 	add_integer(w, o, "worker_count", def.worker_count);
 	add_float(w, o, "contact_hertz", def.contact_hertz);

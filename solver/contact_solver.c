@@ -3,13 +3,7 @@
 // Coulomb disk, and restitution applied once after the sub-steps.
 // SPDX-License-Identifier: MIT
 #include "contact_solver.h"
-
-
-/// fmaxf is a libm call without -ffinite-math-only; these rows run millions of times per step.
-static inline float kl_maxf(float a, float b)
-{
-	return a > b ? a : b;
-}
+#include "core.h"
 
 static const kl_solver_body kl_static_solver_body = {
 	.delta_rotation = {{0.0f, 0.0f, 0.0f, 1.0f}},

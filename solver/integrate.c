@@ -93,6 +93,24 @@ vec3s kl_integrate_gyroscopic(mat3s inertia, vec3s omega, vec3s torque, float h)
 	return kl_vec3((float)w[0], (float)w[1], (float)w[2]);
 }
 
+/// v held to at most max long. Where the square of its length overflows float (a finite speed
+/// above 1.8e19), the length is taken in double, so that the vector is held to the limit rather
+/// than scaled by max/∞ to zero.
+static inline vec3s limit_length(vec3s v, float max)
+{
+	float length2 = glms_vec3_dot(v, v);
+	if (!(length2 > max * max))
+	{
+		return v;
+	}
+	if (isfinite(length2))
+	{
+		return glms_vec3_scale(v, max / sqrtf(length2));
+	}
+	double length = sqrt((double)v.x * v.x + (double)v.y * v.y + (double)v.z * v.z);
+	return glms_vec3_scale(v, (float)((double)max / length));
+}
+
 static void integrate_angular(kl_body_sim* sim, kl_body_state* state, float h)
 {
 	versors q = sim->transform.q;
@@ -134,12 +152,7 @@ void kl_integrate_velocities(const kl_solver_step* step, int begin, int end)
 		vec3s accel = glms_vec3_add(glms_vec3_scale(gravity, sim->gravity_scale), glms_vec3_scale(sim->force, sim->inv_mass));
 		vec3s v = glms_vec3_add(state->linear_velocity, glms_vec3_scale(accel, h));
 		v = glms_vec3_scale(v, 1.0f / (1.0f + h * sim->linear_damping));
-		float speed2 = glms_vec3_dot(v, v);
-		if (speed2 > max_speed * max_speed)
-		{
-			v = glms_vec3_scale(v, max_speed / sqrtf(speed2));
-		}
-		state->linear_velocity = v;
+		state->linear_velocity = limit_length(v, max_speed);
 		if ((sim->flags & KL_SIM_FIXED_ROTATION) != 0)
 		{
 			state->angular_velocity = glms_vec3_zero();
@@ -150,8 +163,10 @@ void kl_integrate_velocities(const kl_solver_step* step, int begin, int end)
 		}
 		if (!kl_vec3_is_finite(state->linear_velocity) || !kl_vec3_is_finite(state->angular_velocity))
 		{
-			// Overflow from absurd forces: stop the body rather than poison the world with NaN.
+			// Overflow from absurd forces: stop the body rather than poison the world with NaN (the
+			// gyroscopic rotation offset came from the same overflow).
 			*state = (kl_body_state){0};
+			sim->rotation_offset = glms_vec3_zero();
 		}
 	}
 }
@@ -179,17 +194,15 @@ static versors rotate_by(versors q, vec3s w, float h)
 
 void kl_limit_body_state(kl_body_state* state, float max_speed)
 {
-	float spin2 = glms_vec3_dot(state->angular_velocity, state->angular_velocity);
-	float speed2 = glms_vec3_dot(state->linear_velocity, state->linear_velocity);
-	if (!isfinite(spin2) || !isfinite(speed2))
+	if (!kl_vec3_is_finite(state->linear_velocity) || !kl_vec3_is_finite(state->angular_velocity))
 	{
 		*state = (kl_body_state){0};
+		return;
 	}
-	else if (speed2 > max_speed * max_speed)
-	{
-		// A runaway solve moved bodies 1e14 m before the next sub-step's limit.
-		state->linear_velocity = glms_vec3_scale(state->linear_velocity, max_speed / sqrtf(speed2));
-	}
+	// A runaway solve moved bodies 1e14 m before the next sub-step's limit. The spin is held to the
+	// range a caller may give, so that the state a step leaves is always valid input again.
+	state->linear_velocity = limit_length(state->linear_velocity, max_speed);
+	state->angular_velocity = limit_length(state->angular_velocity, KL_MAX_ANGULAR_SPEED);
 }
 
 void kl_integrate_positions(const kl_solver_step* step, int begin, int end)

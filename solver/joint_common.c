@@ -205,7 +205,7 @@ void kl_solve_limit(const kl_solver_step* step, const kl_joint_constraint* c, co
 	float cdot = sign * kl_axial_cdot(row, v);
 	float old = *accumulated;
 	float impulse = -mass_scale * mass * (cdot + bias) - impulse_scale * old;
-	*accumulated = fmaxf(old + impulse, 0.0f);
+	*accumulated = kl_maxf(old + impulse, 0.0f);
 	kl_axial_apply(c, row, v, sign * (*accumulated - old));
 }
 
@@ -322,14 +322,26 @@ static bool impulses_finite(const kl_joint_constraint* c)
 		   kl_vec3_is_finite(c->motor_angular_impulse) && kl_vec3_is_finite(c->anchored_linear);
 }
 
+static void restart_impulses(kl_joint_constraint* c)
+{
+	c->linear_impulse = c->angular_impulse = c->motor_angular_impulse = glms_vec3_zero();
+	c->anchored_linear = glms_vec3_zero();
+	c->spring_impulse = c->motor_impulse = c->lower_impulse = c->upper_impulse = c->cone_impulse = 0.0f;
+}
+
 void kl_store_joint_impulses(const kl_solver_step* step, kl_joint_constraint* c, kl_joint_solver_state* joint)
 {
-	if (!impulses_finite(c))
+	// An overflowed solve must not warm start the next step with NaN, nor report a force that is
+	// not a number: start the joint afresh. A runaway solve reaches finite impulses whose force
+	// (impulse over h) overflows before the impulses themselves do.
+	vec3s force, torque;
+	joint_force_torque(c, &force, &torque);
+	force = glms_vec3_scale(force, step->inv_h);
+	torque = glms_vec3_scale(torque, step->inv_h);
+	if (!impulses_finite(c) || !kl_vec3_is_finite(force) || !kl_vec3_is_finite(torque))
 	{
-		// An overflowed solve must not warm start the next step with NaN: start the joint afresh.
-		c->linear_impulse = c->angular_impulse = c->motor_angular_impulse = glms_vec3_zero();
-		c->anchored_linear = glms_vec3_zero();
-		c->spring_impulse = c->motor_impulse = c->lower_impulse = c->upper_impulse = c->cone_impulse = 0.0f;
+		restart_impulses(c);
+		force = torque = glms_vec3_zero();
 	}
 	joint->linear_impulse = c->linear_impulse;
 	joint->angular_impulse = c->angular_impulse;
@@ -342,10 +354,8 @@ void kl_store_joint_impulses(const kl_solver_step* step, kl_joint_constraint* c,
 
 	// Each sub-step applies the accumulated impulse again (warm starting), so the impulse of one
 	// sub-step over h is the force the joint carried, averaged over that sub-step.
-	vec3s force, torque;
-	joint_force_torque(c, &force, &torque);
-	joint->constraint_force = glms_vec3_scale(force, step->inv_h);
-	joint->constraint_torque = glms_vec3_scale(torque, step->inv_h);
+	joint->constraint_force = force;
+	joint->constraint_torque = torque;
 	if (c->type == KL_JOINT_TARGET)
 	{
 		joint->motor_force = glms_vec3_norm(c->linear_impulse) * step->inv_h;

@@ -4,6 +4,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "core.h"
 #include "joint_solver.h"
 
 /// The small helpers below sit in the innermost loops (twenty thousand ball joints, eight times
@@ -153,15 +154,20 @@ KL_JOINT_INLINE mat3s kl_point_mass(const kl_joint_constraint* c, vec3s ra, vec3
 {
 	float k[6];
 	kl_point_k(c, ra, rb, k);
-	const float a = k[0], b = k[1], cc = k[2], d = k[3], e = k[4], f = k[5];
+	// At a power-of-two scale (kl_pow2_scale): K grows as the lever arms squared over the inertia,
+	// and its cofactors and determinant, up to its cube, overflow from entries of 2e19 and 7e12 on.
+	// K is positive semi-definite, so no off-diagonal entry exceeds the largest diagonal one.
+	float scale = kl_pow2_scale(kl_maxf(k[0], kl_maxf(k[1], k[2])));
+	const float a = k[0] * scale, b = k[1] * scale, cc = k[2] * scale;
+	const float d = k[3] * scale, e = k[4] * scale, f = k[5] * scale;
 	float xx = b * cc - f * f, yy = a * cc - e * e, zz = a * b - d * d;
 	float xy = e * f - d * cc, xz = d * f - b * e, yz = d * e - a * f;
 	float det = a * xx + d * xy + e * xz;
-	if (det == 0.0f)
+	if (det == 0.0f || !isfinite(det))
 	{
 		return glms_mat3_zero();
 	}
-	float s = 1.0f / det;
+	float s = scale / det;
 	mat3s inv = {{{xx * s, xy * s, xz * s}, {xy * s, yy * s, yz * s}, {xz * s, yz * s, zz * s}}};
 	return inv;
 }
@@ -169,6 +175,9 @@ KL_JOINT_INLINE mat3s kl_point_mass(const kl_joint_constraint* c, vec3s ra, vec3
 /// Inverse of a symmetric 3×3 matrix by cofactors; zero when singular.
 KL_JOINT_INLINE mat3s kl_invert_sym3(mat3s k)
 {
+	// At a power-of-two scale, as kl_point_mass.
+	float scale = kl_pow2_scale(kl_mat3_largest(k));
+	k = glms_mat3_scale(k, scale);
 	vec3s c0 = {{k.raw[0][0], k.raw[0][1], k.raw[0][2]}};
 	vec3s c1 = {{k.raw[1][0], k.raw[1][1], k.raw[1][2]}};
 	vec3s c2 = {{k.raw[2][0], k.raw[2][1], k.raw[2][2]}};
@@ -176,11 +185,11 @@ KL_JOINT_INLINE mat3s kl_invert_sym3(mat3s k)
 	vec3s r1 = glms_vec3_cross(c2, c0);
 	vec3s r2 = glms_vec3_cross(c0, c1);
 	float det = glms_vec3_dot(c0, r0);
-	if (det == 0.0f)
+	if (det == 0.0f || !isfinite(det))
 	{
 		return glms_mat3_zero();
 	}
-	float inv = 1.0f / det;
+	float inv = scale / det;
 	// The rows of the inverse are the cross products over det; symmetric, so they are its columns too.
 	mat3s m;
 	for (int i = 0; i < 3; ++i)

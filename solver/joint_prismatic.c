@@ -73,13 +73,16 @@ static void update_slide_mass(kl_joint_constraint* c, const slide_geometry* g)
 	vec3s kx = kl_sym6_mulv(k, g->nx);
 	vec3s ky = kl_sym6_mulv(k, g->ny);
 	float a = glms_vec3_dot(g->nx, kx), b = glms_vec3_dot(g->nx, ky), d = glms_vec3_dot(g->ny, ky);
+	// At a power-of-two scale, as kl_point_mass: the determinant squares the entries.
+	float scale = kl_pow2_scale(kl_maxf(fabsf(a), kl_maxf(fabsf(b), fabsf(d))));
+	a *= scale, b *= scale, d *= scale;
 	float det = a * d - b * b;
 	c->point_mass = glms_mat3_zero();
-	if (det == 0.0f)
+	if (det == 0.0f || !isfinite(det))
 	{
 		return; // neither side can move
 	}
-	float s = 1.0f / det;
+	float s = scale / det;
 	for (int col = 0; col < 3; ++col)
 	{
 		for (int row = 0; row < 3; ++row)
@@ -133,8 +136,11 @@ static void solve_slide_normals(kl_joint_constraint* c, kl_joint_velocities* v, 
 	float kyy = m + glms_vec3_dot(say, glms_mat3_mulv(c->inv_inertia_a, say)) +
 				glms_vec3_dot(sby, glms_mat3_mulv(c->inv_inertia_b, sby));
 	float kxy = glms_vec3_dot(say, iax) + glms_vec3_dot(sby, ibx);
+	// At a power-of-two scale, as kl_point_mass: the determinant squares the entries.
+	float scale = kl_pow2_scale(kl_maxf(fabsf(kxx), kl_maxf(fabsf(kyy), fabsf(kxy))));
+	kxx *= scale, kyy *= scale, kxy *= scale;
 	float det = kxx * kyy - kxy * kxy;
-	if (det == 0.0f)
+	if (det == 0.0f || !isfinite(det))
 	{
 		return;
 	}
@@ -150,7 +156,7 @@ static void solve_slide_normals(kl_joint_constraint* c, kl_joint_velocities* v, 
 		mass_scale = c->softness.mass_scale;
 		impulse_scale = c->softness.impulse_scale;
 	}
-	float inv = 1.0f / det;
+	float inv = scale / det;
 	float x = (kyy * bx - kxy * by) * inv;
 	float y = (kxx * by - kxy * bx) * inv;
 	float ix = -mass_scale * x - impulse_scale * c->linear_impulse.x;

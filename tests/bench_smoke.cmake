@@ -3,15 +3,17 @@
 if(TARGET kollide-bench)
   add_test(NAME bench_library_smoke
     COMMAND kollide-bench --scene library --steps 2 --repeats 1 --threads 1,2 --details)
-  set_tests_properties(bench_library_smoke PROPERTIES LABELS tools TIMEOUT 300)
+  set_tests_properties(bench_library_smoke PROPERTIES LABELS tools)
+  kl_test_timeout(300 bench_library_smoke)
 endif()
 
 # kollide-pile-layouts runs one pile layout for 30 steps and prints its line and the summary; its
 # usage errors are refused.
 if(TARGET kollide-pile-layouts)
   add_test(NAME pile_layouts_smoke COMMAND kollide-pile-layouts 2 2 --steps 30)
-  set_tests_properties(pile_layouts_smoke PROPERTIES LABELS tools TIMEOUT 300
+  set_tests_properties(pile_layouts_smoke PROPERTIES LABELS tools
     PASS_REGULAR_EXPRESSION "seed=2 settled=[0-9]+/30 .*\nlayouts=1 settled_in_full=")
+  kl_test_timeout(300 pile_layouts_smoke)
   add_test(NAME pile_layouts_usage COMMAND kollide-pile-layouts 5 2)
   set_tests_properties(pile_layouts_usage PROPERTIES LABELS tools WILL_FAIL TRUE)
 endif()

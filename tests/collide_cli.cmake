@@ -14,6 +14,7 @@ if(TARGET kollide-collide AND TARGET kollide-poses)
     add_test(NAME collide_cli_${mode}
       COMMAND ${CMAKE_COMMAND} ${KL_COLLIDE_CHECK} -DMODE=${mode}
         -P ${CMAKE_CURRENT_SOURCE_DIR}/check_collide_output.cmake)
-    set_tests_properties(collide_cli_${mode} PROPERTIES LABELS tools TIMEOUT 300)
+    set_tests_properties(collide_cli_${mode} PROPERTIES LABELS tools)
+    kl_test_timeout(300 collide_cli_${mode})
   endforeach()
 endif()

@@ -6,5 +6,6 @@ if(TARGET kollide-collide AND TARGET kollide-poses)
   add_test(NAME collide_cli_heatmap
     COMMAND ${CMAKE_COMMAND} -DCOLLIDE=$<TARGET_FILE:kollide-collide> -DPOSES=$<TARGET_FILE:kollide-poses>
       -DOUT_DIR=${CMAKE_CURRENT_BINARY_DIR} -P ${CMAKE_CURRENT_SOURCE_DIR}/check_heatmap_output.cmake)
-  set_tests_properties(collide_cli_heatmap PROPERTIES LABELS tools TIMEOUT 300)
+  set_tests_properties(collide_cli_heatmap PROPERTIES LABELS tools)
+  kl_test_timeout(300 collide_cli_heatmap)
 endif()

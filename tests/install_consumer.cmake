@@ -10,4 +10,5 @@ add_test(NAME install_consumer
     "-DC_FLAGS=${CMAKE_C_FLAGS}"
     "-DLINK_FLAGS=${CMAKE_EXE_LINKER_FLAGS}"
     -P ${CMAKE_CURRENT_SOURCE_DIR}/check_install_consumer.cmake)
-set_tests_properties(install_consumer PROPERTIES LABELS install TIMEOUT 600 RUN_SERIAL TRUE)
+set_tests_properties(install_consumer PROPERTIES LABELS install RUN_SERIAL TRUE)
+kl_test_timeout(600 install_consumer)

@@ -71,6 +71,16 @@ static inline float random_unit(uint32_t* seed)
 	return (float)(*seed >> 8) / 16777216.0f;
 }
 
+/// A point of the unit cube [0, 1)^3, x drawn first (C leaves the order of a call's arguments open,
+/// and compilers differ).
+static inline kl_ps_f3 random_unit3(uint32_t* seed)
+{
+	float x = random_unit(seed);
+	float y = random_unit(seed);
+	float z = random_unit(seed);
+	return kl_ps_make(x, y, z);
+}
+
 /// A random rotation, and a translation of the given length in a random direction.
 static inline kl_transform random_pose(uint32_t* seed, float distance)
 {

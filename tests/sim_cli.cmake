@@ -10,6 +10,7 @@ if(TARGET kollide-sim)
     add_test(NAME sim_cli_${mode}
       COMMAND ${CMAKE_COMMAND} ${KL_SIM_CHECK} -DMODE=${mode}
         -P ${CMAKE_CURRENT_SOURCE_DIR}/check_sim_output.cmake)
-    set_tests_properties(sim_cli_${mode} PROPERTIES LABELS tools TIMEOUT 120)
+    set_tests_properties(sim_cli_${mode} PROPERTIES LABELS tools)
+    kl_test_timeout(120 sim_cli_${mode})
   endforeach()
 endif()

@@ -219,7 +219,8 @@ static void try_bad_move(world* w, slot* s)
 {
 	kl_aabb bad = s->box;
 	float poison[3] = {NAN, INFINITY, -INFINITY};
-	bad.lower.raw[below(w, 3)] = poison[below(w, 3)];
+	int axis = below(w, 3); // drawn first: the two sides of = have no order of evaluation in C
+	bad.lower.raw[axis] = poison[below(w, 3)];
 	if (chance(w, 0.3f))
 	{
 		bad = s->box;

@@ -1,5 +1,7 @@
-// Broadphase batch path on CUDA against the CPU. Without a device (or without CUDA in the build)
-// the GPU tests print why and are skipped; the reference they compare with is checked everywhere.
+// Broadphase batch path on CUDA against the CPU. The program runs the host reference, then the GPU
+// comparisons; without a device (or without CUDA in the build) it says why and exits 77 after the
+// reference, which ctest reports as Skipped. `test_broadphase_gpu host` runs the reference alone
+// (ctest: test_broadphase_gpu_host), so that it is checked everywhere.
 //
 // Two levels: the CUDA glue alone (kl_sap_gpu_sweep on hand-made batches against the KL_HD kernels
 // run on the host over the same items sorted on the host: same pairs, same order), and the
@@ -299,16 +301,6 @@ static void test_host_reference_matches_brute_force(void** state)
 	}
 }
 
-static bool gpu_ready(void)
-{
-	if (!kl_gpu_available())
-	{
-		print_message("skip: no CUDA device for the broadphase GPU path (%s)\n", kl_gpu_describe());
-		return false;
-	}
-	return true;
-}
-
 static void check_glue(int count, set_shape shape, int axis_w, int axis_u, int axis_v, int cells_u, int cells_v)
 {
 	box_set s = make_set(count, shape, 1000u + (uint32_t)count);
@@ -362,14 +354,9 @@ static void check_glue(int count, set_shape shape, int axis_w, int axis_u, int a
 static void test_gpu_glue_matches_host(void** state)
 {
 	(void)state;
-	if (!gpu_ready())
-	{
-		skip();
-	}
 	if (kl_sap_gpu_sweep == NULL)
 	{
-		print_message("skip: kl_sap_gpu_sweep is not linked in (the broadphase does not call the GPU path)\n");
-		skip();
+		fail_msg("a device but no kl_sap_gpu_sweep linked in: the broadphase does not call the GPU path");
 	}
 	check_glue(1, SET_CUBE, 0, 1, 2, 1, 1);
 	check_glue(3000, SET_CLUSTERED, 2, 0, 1, 1, 1);
@@ -462,21 +449,36 @@ static void check_broadphase(int count, set_shape shape)
 static void test_broadphase_gpu_matches_cpu(void** state)
 {
 	(void)state;
-	if (!gpu_ready())
-	{
-		skip();
-	}
 	check_broadphase(500, SET_CLUSTERED);
 	check_broadphase(20000, SET_HUGE);
 	check_broadphase(200000, SET_CUBE);
 }
 
-int main(void)
+int main(int argc, char** argv)
 {
-	const struct CMUnitTest tests[] = {
+	bool host_only = argc > 1 && strcmp(argv[1], "host") == 0;
+	if (argc > 2 || (argc > 1 && !host_only))
+	{
+		fprintf(stderr, "usage: test_broadphase_gpu [host]\n");
+		return 2;
+	}
+	const struct CMUnitTest host_tests[] = {
 		cmocka_unit_test(test_host_reference_matches_brute_force),
+	};
+	const struct CMUnitTest gpu_tests[] = {
 		cmocka_unit_test(test_gpu_glue_matches_host),
 		cmocka_unit_test(test_broadphase_gpu_matches_cpu),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	int failed = cmocka_run_group_tests_name("host reference", host_tests, NULL, NULL);
+	if (host_only)
+	{
+		return kl_test_exit_status(failed);
+	}
+	if (!kl_gpu_available())
+	{
+		printf("the broadphase's GPU comparisons are skipped: %s\n", kl_gpu_describe());
+		return failed != 0 ? 1 : KL_TEST_SKIPPED;
+	}
+	failed += cmocka_run_group_tests_name("GPU against the host", gpu_tests, NULL, NULL);
+	return kl_test_exit_status(failed);
 }

@@ -33,13 +33,40 @@ static float rndf(float lo, float hi)
 	return lo + (hi - lo) * (float)rnd();
 }
 
+// Each draw is a statement of its own: C leaves the order in which a call's arguments (or an
+// initializer's values) are evaluated open, and compilers differ, so one expression with several
+// draws would give each compiler other cases.
+
+/// A random vector in the box [lo, hi].
+static vec3s rndv3(vec3s lo, vec3s hi)
+{
+	float x = rndf(lo.x, hi.x);
+	float y = rndf(lo.y, hi.y);
+	float z = rndf(lo.z, hi.z);
+	return kl_vec3(x, y, z);
+}
+
+/// A random vector in the cube [lo, hi]^3.
+static vec3s rndv(float lo, float hi)
+{
+	return rndv3(kl_vec3(lo, lo, lo), kl_vec3(hi, hi, hi));
+}
+
+static vec3s random_dir(void)
+{
+	return glms_vec3_normalize(rndv(-1, 1));
+}
+
 static versors random_quat(void)
 {
 	versors q;
 	float len;
 	do
 	{
-		q = (versors){{rndf(-1, 1), rndf(-1, 1), rndf(-1, 1), rndf(-1, 1)}};
+		q.x = rndf(-1, 1);
+		q.y = rndf(-1, 1);
+		q.z = rndf(-1, 1);
+		q.w = rndf(-1, 1);
 		len = sqrtf(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w);
 	} while (len < 0.1f || len > 1.0f);
 	return (versors){{q.x / len, q.y / len, q.z / len, q.w / len}};
@@ -54,6 +81,20 @@ static kl_transform pose(vec3s p, versors q)
 {
 	kl_transform t = {p, q};
 	return t;
+}
+
+/// A turn about a random axis by up to max_angle either way.
+static versors random_turn(float max_angle)
+{
+	vec3s axis = random_quat().imag;
+	return axis_angle(axis, rndf(-max_angle, max_angle));
+}
+
+/// A random rotation at a random point of the cube [lo, hi]^3.
+static kl_transform random_pose_in(float lo, float hi)
+{
+	vec3s p = rndv(lo, hi);
+	return pose(p, random_quat());
 }
 
 static kl_hull* box_hull_built(vec3s h)
@@ -73,7 +114,7 @@ static kl_hull* random_hull(int count, vec3s extent)
 	vec3s pts[64];
 	for (int i = 0; i < count; ++i)
 	{
-		pts[i] = kl_vec3(rndf(-extent.x, extent.x), rndf(-extent.y, extent.y), rndf(-extent.z, extent.z));
+		pts[i] = rndv3(glms_vec3_negate(extent), extent);
 	}
 	kl_hull* hull = kl_hull_build(pts, count);
 	assert_non_null(hull);
@@ -285,8 +326,8 @@ static void test_box_edge_edge(void** state)
 	for (int k = 0; k < 10; ++k)
 	{
 		kl_transform xp = xb;
-		xp.p = glms_vec3_add(xp.p, kl_vec3(rndf(-1e-3f, 1e-3f), rndf(-1e-3f, 1e-3f), rndf(-1e-3f, 1e-3f)));
-		xp.q = glms_quat_normalize(glms_quat_mul(axis_angle(random_quat().imag, rndf(-0.01f, 0.01f)), xp.q));
+		xp.p = glms_vec3_add(xp.p, rndv(-1e-3f, 1e-3f));
+		xp.q = glms_quat_normalize(glms_quat_mul(random_turn(0.01f), xp.q));
 		collide_box_hulls(a, xa, b, xp, &m);
 		assert_int_equal(m.point_count, 1);
 		assert_int_equal(m.points[0].id, id);
@@ -367,8 +408,8 @@ static void test_feature_id_stability(void** state)
 	for (int k = 0; k < 50; ++k)
 	{
 		kl_transform xp = xb;
-		xp.p = glms_vec3_add(xp.p, kl_vec3(rndf(-2e-3f, 2e-3f), rndf(-2e-3f, 2e-3f), rndf(-2e-3f, 2e-3f)));
-		xp.q = glms_quat_normalize(glms_quat_mul(axis_angle(random_quat().imag, rndf(-0.005f, 0.005f)), xp.q));
+		xp.p = glms_vec3_add(xp.p, rndv(-2e-3f, 2e-3f));
+		xp.q = glms_quat_normalize(glms_quat_mul(random_turn(0.005f), xp.q));
 		collide_box_hulls(ground, xa, box, xp, &m);
 		assert_same_ids(&m0, &m);
 		collide_box_hulls(box, xp, ground, xa, &m);
@@ -390,7 +431,7 @@ static void test_feature_id_stability(void** state)
 	for (int k = 0; k < 20; ++k)
 	{
 		kl_transform xp = xb;
-		xp.p = glms_vec3_add(xp.p, kl_vec3(rndf(-2e-3f, 2e-3f), rndf(-2e-3f, 2e-3f), rndf(-2e-3f, 2e-3f)));
+		xp.p = glms_vec3_add(xp.p, rndv(-2e-3f, 2e-3f));
 		collide_box_hulls(ground, xa, box, xp, &m);
 		assert_same_ids(&m0, &m);
 	}
@@ -593,8 +634,27 @@ static kl_sat_result run_sat(const kl_hull* a, kl_transform xa, const kl_hull* b
 
 typedef struct kl_brute_counts
 {
-	int separated, exact, overlapping, edge_contacts;
+	int separated, exact, overlapping, edge_contacts, fallbacks;
 } kl_brute_counts;
+
+/// The support fallback's point (kl_support_contact: in a deep overlap the incident face can lie
+/// beside the reference face, leaving nothing to clip): the incident hull's deepest vertex, on its
+/// surface, and that vertex's projection on the reference face's plane, which may lie outside the
+/// reference face and so off the reference hull.
+static void check_fallback_point(const kl_hull* a, kl_transform xa, const kl_hull* b, kl_transform xb,
+								 const kl_sat_result* r, const kl_manifold* m, float tol)
+{
+	assert_int_equal(m->point_count, 1);
+	const kl_manifold_point* p = m->points;
+	vec3s on_a = glms_vec3_sub(p->point, glms_vec3_scale(m->normal, 0.5f * p->separation));
+	vec3s on_b = glms_vec3_add(p->point, glms_vec3_scale(m->normal, 0.5f * p->separation));
+	bool ref_is_b = r->kind == KL_SAT_FACE_B;
+	const kl_hull* ref = ref_is_b ? b : a;
+	const kl_hull_face* face = ref->faces + (ref_is_b ? r->index_b : r->index_a);
+	vec3s on_ref = kl_inv_transform_point(ref_is_b ? xb : xa, ref_is_b ? on_b : on_a);
+	assert_near(glms_vec3_dot(face->normal, on_ref) - face->offset, 0.0f, tol);
+	assert_near(hull_plane_distance(ref_is_b ? a : b, ref_is_b ? xa : xb, ref_is_b ? on_a : on_b), 0.0f, tol);
+}
 
 // One pose of two hulls against the brute-force reference: overlap agrees with the SAT; a separated
 // pair's SAT separation is a lower bound of the distance and equals it when the closest features
@@ -614,9 +674,23 @@ static void check_against_brute_force(const kl_hull* a, kl_transform xa, const k
 		kl_collide_hulls(a, xa, b, xb, KL_SPECULATIVE_DISTANCE, NULL, &m);
 		assert_true(m.point_count >= 1);
 		counts->edge_contacts += m.point_count == 1 && ((m.points[0].id >> 29) & 3u) == KL_ID_EDGES;
-		// On the surfaces (a deep fallback point may sit a little off the reference face), no
-		// deeper than the chosen axis, and the chosen axis within the face preference of the best.
-		check_points_on_surfaces(a, xa, b, xb, &m, 2e-3f + 0.1f * fabsf(r.separation));
+		// On the surfaces (a deep clipped point may sit a little off the reference face), or the
+		// support fallback's point where the chosen face leaves nothing to clip; no deeper than the
+		// chosen axis, and the chosen axis within the face preference of the best.
+		kl_manifold_point clipped[KL_CLIP_CAPACITY];
+		vec3s clip_normal;
+		bool fallback = r.kind != KL_SAT_EDGES &&
+						kl_clip_face_contact(&pair, r.kind == KL_SAT_FACE_B, r.kind == KL_SAT_FACE_B ? r.index_b : r.index_a,
+											 KL_SPECULATIVE_DISTANCE, clipped, &clip_normal) == 0;
+		counts->fallbacks += fallback;
+		if (fallback)
+		{
+			check_fallback_point(a, xa, b, xb, &r, &m, 2e-3f);
+		}
+		else
+		{
+			check_points_on_surfaces(a, xa, b, xb, &m, 2e-3f + 0.1f * fabsf(r.separation));
+		}
 		assert_true(min_separation(&m) >= r.separation - 1e-4f);
 		assert_true(sat <= r.separation + 0.1f * fabsf(r.separation) + 0.003f);
 		kl_manifold s;
@@ -648,9 +722,10 @@ static void check_against_brute_force(const kl_hull* a, kl_transform xa, const k
 
 static void random_pair_poses(kl_transform* xa, kl_transform* xb, float lo, float hi)
 {
-	*xa = pose(kl_vec3(rndf(-5, 5), rndf(-5, 5), rndf(-5, 5)), random_quat());
-	vec3s dir = glms_vec3_normalize(kl_vec3(rndf(-1, 1), rndf(-1, 1), rndf(-1, 1)));
-	*xb = pose(glms_vec3_add(xa->p, glms_vec3_scale(dir, rndf(lo, hi))), random_quat());
+	*xa = random_pose_in(-5, 5);
+	vec3s dir = random_dir();
+	vec3s p = glms_vec3_add(xa->p, glms_vec3_scale(dir, rndf(lo, hi)));
+	*xb = pose(p, random_quat());
 }
 
 static void test_random_hulls_against_brute_force(void** state)
@@ -659,16 +734,18 @@ static void test_random_hulls_against_brute_force(void** state)
 	kl_brute_counts counts = {0};
 	for (int iter = 0; iter < 400; ++iter)
 	{
-		kl_hull* a = random_hull(6 + (int)(rnd() * 14), kl_vec3(rndf(0.3f, 1), rndf(0.3f, 1), rndf(0.3f, 1)));
-		kl_hull* b = random_hull(6 + (int)(rnd() * 14), kl_vec3(rndf(0.3f, 1), rndf(0.3f, 1), rndf(0.3f, 1)));
+		int na = 6 + (int)(rnd() * 14);
+		kl_hull* a = random_hull(na, rndv(0.3f, 1));
+		int nb = 6 + (int)(rnd() * 14);
+		kl_hull* b = random_hull(nb, rndv(0.3f, 1));
 		kl_transform xa, xb;
 		random_pair_poses(&xa, &xb, 0.2f, 2.5f);
 		check_against_brute_force(a, xa, b, xb, &counts);
 		kl_hull_destroy(a);
 		kl_hull_destroy(b);
 	}
-	print_message("random hulls: %d overlapping (%d edge contacts), %d separated (%d exact)\n", counts.overlapping,
-				  counts.edge_contacts, counts.separated, counts.exact);
+	print_message("random hulls: %d overlapping (%d edge contacts, %d support fallbacks), %d separated (%d exact)\n",
+				  counts.overlapping, counts.edge_contacts, counts.fallbacks, counts.separated, counts.exact);
 	assert_true(counts.overlapping > 50 && counts.separated > 50 && counts.exact > 25);
 }
 
@@ -684,10 +761,10 @@ static void test_large_hulls_against_brute_force(void** state)
 		for (int k = 0; k < 2; ++k)
 		{
 			vec3s pts[150];
-			vec3s e = kl_vec3(rndf(0.4f, 1), rndf(0.4f, 1), rndf(0.4f, 1));
+			vec3s e = rndv(0.4f, 1);
 			for (int i = 0; i < 150; ++i)
 			{
-				vec3s u = glms_vec3_normalize(kl_vec3(rndf(-1, 1), rndf(-1, 1), rndf(-1, 1)));
+				vec3s u = random_dir();
 				pts[i] = kl_vec3(e.x * u.x, e.y * u.y, e.z * u.z);
 			}
 			h[k] = kl_hull_build(pts, 150);
@@ -896,19 +973,20 @@ static void test_boxes_match_hulls(void** state)
 	int agree = 0, total = 0, contacts = 0, edges = 0, id_mismatches = 0;
 	for (int iter = 0; iter < 3000; ++iter)
 	{
-		vec3s ha = kl_vec3(rndf(0.1f, 1), rndf(0.1f, 1), rndf(0.1f, 1));
-		vec3s hb = kl_vec3(rndf(0.1f, 1), rndf(0.1f, 1), rndf(0.1f, 1));
+		vec3s ha = rndv(0.1f, 1);
+		vec3s hb = rndv(0.1f, 1);
 		kl_box_hull sa, sb;
 		const kl_hull* a = kl_make_box_hull(&sa, ha);
 		const kl_hull* b = kl_make_box_hull(&sb, hb);
-		kl_transform xa = pose(kl_vec3(rndf(-3, 3), rndf(-3, 3), rndf(-3, 3)), random_quat());
-		vec3s dir = glms_vec3_normalize(kl_vec3(rndf(-1, 1), rndf(-1, 1), rndf(-1, 1)));
+		kl_transform xa = random_pose_in(-3, 3);
+		vec3s dir = random_dir();
 		float reach = glms_vec3_norm(ha) + glms_vec3_norm(hb);
-		kl_transform xb = pose(glms_vec3_add(xa.p, glms_vec3_scale(dir, rndf(0.3f, 1.0f) * reach)), random_quat());
+		vec3s pb = glms_vec3_add(xa.p, glms_vec3_scale(dir, rndf(0.3f, 1.0f) * reach));
+		kl_transform xb = pose(pb, random_quat());
 		if (iter % 3 == 0)
 		{
 			// Nearly aligned, as in stacks.
-			xb.q = glms_quat_normalize(glms_quat_mul(xa.q, axis_angle(random_quat().imag, rndf(-0.02f, 0.02f))));
+			xb.q = glms_quat_normalize(glms_quat_mul(xa.q, random_turn(0.02f)));
 		}
 		kl_manifold mh, mb;
 		kl_collide_cache ch = {0}, cb = {0};
@@ -963,13 +1041,14 @@ static void test_boxes_match_hulls(void** state)
 	int checked = 0;
 	for (int iter = 0; iter < 2000; ++iter)
 	{
-		vec3s ha = kl_vec3(rndf(0.1f, 1), rndf(0.1f, 1), rndf(0.1f, 1));
-		vec3s hb = kl_vec3(rndf(0.1f, 1), rndf(0.1f, 1), rndf(0.1f, 1));
+		vec3s ha = rndv(0.1f, 1);
+		vec3s hb = rndv(0.1f, 1);
 		kl_box_hull sa, sb;
 		const kl_hull* a = kl_make_box_hull(&sa, ha);
 		const kl_hull* b = kl_make_box_hull(&sb, hb);
-		kl_transform xa = pose(kl_vec3(rndf(-3, 3), rndf(-3, 3), rndf(-3, 3)), random_quat());
-		kl_transform xb = pose(glms_vec3_add(xa.p, kl_vec3(rndf(-4, 4), rndf(-4, 4), rndf(-4, 4))), random_quat());
+		kl_transform xa = random_pose_in(-3, 3);
+		vec3s pb = glms_vec3_add(xa.p, rndv(-4, 4));
+		kl_transform xb = pose(pb, random_quat());
 		kl_collide_cache ch = {0};
 		ch.type = (uint8_t)(1 + iter % 3);
 		ch.index_a = (int16_t)(ch.type == KL_SAT_EDGES ? 2 * (int)(rnd() * 12) : (int)(rnd() * 6));
@@ -1004,7 +1083,7 @@ static kl_hull* sphere_hull(int count, float radius)
 		vec3s d;
 		do
 		{
-			d = kl_vec3(rndf(-1, 1), rndf(-1, 1), rndf(-1, 1));
+			d = rndv(-1, 1);
 		} while (glms_vec3_norm(d) < 0.2f || glms_vec3_norm(d) > 1.0f);
 		pts[i] = glms_vec3_scale(glms_vec3_normalize(d), radius);
 	}
@@ -1074,10 +1153,10 @@ static void test_culled_sat_matches_plain(void** state)
 	{
 		kl_hull* a = iter % 3 == 0 ? random_hull(12, kl_vec3(0.6f, 0.4f, 0.3f)) : sphere_hull(iter % 2 ? 48 : 24, 0.5f);
 		kl_hull* b = iter % 5 == 0 ? random_hull(10, kl_vec3(0.3f, 0.5f, 0.4f)) : sphere_hull(iter % 2 ? 32 : 40, 0.4f);
-		kl_transform xa = pose(kl_vec3(rndf(-1, 1), rndf(-1, 1), rndf(-1, 1)), random_quat());
+		kl_transform xa = random_pose_in(-1, 1);
 		for (int k = 0; k < 6; ++k)
 		{
-			vec3s dir = glms_vec3_normalize(kl_vec3(rndf(-1, 1), rndf(-1, 1), rndf(-1, 1)));
+			vec3s dir = random_dir();
 			float target = k < 3 ? rndf(-0.01f, 0.01f) : rndf(-0.3f, 0.1f);
 			kl_transform xb = place_touching(a, xa, b, dir, random_quat(), target);
 			kl_sat_storage storage;
@@ -1113,7 +1192,7 @@ static bool same_pose(const kl_collide_cache* a, const kl_collide_cache* b)
 
 static kl_transform nudge(kl_transform x, float distance, float angle)
 {
-	vec3s d = glms_vec3_normalize(kl_vec3(rndf(-1, 1), rndf(-1, 1), rndf(-1, 1)));
+	vec3s d = random_dir();
 	x.p = glms_vec3_add(x.p, glms_vec3_scale(d, distance));
 	x.q = glms_quat_normalize(glms_quat_mul(axis_angle(random_quat().imag, angle), x.q));
 	return x;
@@ -1132,9 +1211,10 @@ static void test_pose_coherence(void** state)
 	{
 		kl_hull* a = iter % 4 == 0 ? random_hull(14, kl_vec3(0.6f, 0.5f, 0.3f)) : sphere_hull(32, 0.5f);
 		kl_hull* b = iter % 3 == 0 ? box_hull_built(kl_vec3(0.4f, 0.3f, 0.2f)) : sphere_hull(32, 0.5f);
-		kl_transform xa = pose(kl_vec3(rndf(-1, 1), rndf(-1, 1), rndf(-1, 1)), random_quat());
-		vec3s dir = glms_vec3_normalize(kl_vec3(rndf(-1, 1), rndf(-1, 1), rndf(-1, 1)));
-		kl_transform xb = place_touching(a, xa, b, dir, random_quat(), rndf(-0.004f, 0.0f));
+		kl_transform xa = random_pose_in(-1, 1);
+		vec3s dir = random_dir();
+		versors qb = random_quat();
+		kl_transform xb = place_touching(a, xa, b, dir, qb, rndf(-0.004f, 0.0f));
 		kl_collide_cache cache = {0};
 		kl_manifold m0, m1, m2;
 		kl_collide_hulls(a, xa, b, xb, KL_SPECULATIVE_DISTANCE, &cache, &m0);
@@ -1144,7 +1224,8 @@ static void test_pose_coherence(void** state)
 
 		// Small: the cached axis, re-measured.
 		kl_collide_cache saved = cache;
-		kl_transform small = nudge(xb, rndf(0.0f, 0.2f) * KL_SAT_COHERENCE_DISTANCE, rndf(0.0f, 5e-5f));
+		float distance = rndf(0.0f, 0.2f) * KL_SAT_COHERENCE_DISTANCE;
+		kl_transform small = nudge(xb, distance, rndf(0.0f, 5e-5f));
 		versors conj_a = {{-xa.q.x, -xa.q.y, -xa.q.z, xa.q.w}};
 		versors q = glms_quat_mul(conj_a, small.q);
 		vec3s t = kl_inv_rotate(xa.q, glms_vec3_sub(small.p, xa.p));
@@ -1196,8 +1277,7 @@ static void test_pose_coherence(void** state)
 		// stays within the tolerance, and replaced as soon as it does not.
 		cache = saved;
 		kl_transform x = xb;
-		vec3s step = glms_vec3_scale(glms_vec3_normalize(kl_vec3(rndf(-1, 1), rndf(-1, 1), rndf(-1, 1))),
-									 0.2f * KL_SAT_COHERENCE_DISTANCE);
+		vec3s step = glms_vec3_scale(random_dir(), 0.2f * KL_SAT_COHERENCE_DISTANCE);
 		for (int k = 0; k < 12; ++k)
 		{
 			x.p = glms_vec3_add(x.p, step);
@@ -1283,7 +1363,7 @@ static void test_benchmark(void** state)
 	for (int i = 0; i < POSES; ++i)
 	{
 		// Resting like a pyramid: same boxes, half offsets, a little sunk and tilted.
-		vec3s p = kl_vec3(rndf(-50, 50), rndf(-50, 50), rndf(0, 20));
+		vec3s p = rndv3(kl_vec3(-50, -50, 0), kl_vec3(50, 50, 20));
 		versors q = axis_angle(kl_vec3(0, 0, 1), rndf(-0.01f, 0.01f));
 		xa[i] = pose(p, q);
 		vec3s off = kl_vec3((i & 1) ? 0.5f : -0.5f, 0.0f, 1.0f - rndf(0.001f, 0.005f));
@@ -1296,10 +1376,10 @@ static void test_benchmark(void** state)
 	for (int i = 0; i < POSES; ++i)
 	{
 		float r = 0.5f * sqrtf(2.0f);
-		vec3s p = kl_vec3(rndf(-50, 50), rndf(-50, 50), rndf(0, 20));
+		vec3s p = rndv3(kl_vec3(-50, -50, 0), kl_vec3(50, 50, 20));
 		xe[i] = pose(p, axis_angle(kl_vec3(0, 1, 0), (float)(PI / 4) + rndf(-0.05f, 0.05f)));
-		xs[i] = pose(glms_vec3_add(p, kl_vec3(rndf(-0.1f, 0.1f), rndf(-0.1f, 0.1f), 2.0f * r + 0.05f)),
-					 axis_angle(kl_vec3(1, 0, 0), (float)(PI / 4) + rndf(-0.05f, 0.05f)));
+		vec3s off = rndv3(kl_vec3(-0.1f, -0.1f, 2.0f * r + 0.05f), kl_vec3(0.1f, 0.1f, 2.0f * r + 0.05f));
+		xs[i] = pose(glms_vec3_add(p, off), axis_angle(kl_vec3(1, 0, 0), (float)(PI / 4) + rndf(-0.05f, 0.05f)));
 	}
 	// Resting (cache on and off), then separated on crossed edges (full SAT, then by the cached
 	// axis), for the box path (p = 0) and the hull path on the same boxes (p = 1).

@@ -28,14 +28,25 @@ static float rand_range(float lo, float hi)
 	return lo + (hi - lo) * rand_unit();
 }
 
+// The draws are statements of their own: C leaves the order in which a call's arguments (or an
+// initializer's values) are evaluated open, and compilers differ, so one expression with several
+// draws would give each compiler other cases.
+
 static vec3s rand_vec(float lo, float hi)
 {
-	return kl_vec3(rand_range(lo, hi), rand_range(lo, hi), rand_range(lo, hi));
+	float x = rand_range(lo, hi);
+	float y = rand_range(lo, hi);
+	float z = rand_range(lo, hi);
+	return kl_vec3(x, y, z);
 }
 
 static versors rand_quat(void)
 {
-	versors q = {{rand_range(-1, 1), rand_range(-1, 1), rand_range(-1, 1), rand_range(-1, 1)}};
+	versors q;
+	q.x = rand_range(-1, 1);
+	q.y = rand_range(-1, 1);
+	q.z = rand_range(-1, 1);
+	q.w = rand_range(-1, 1);
 	return glms_quat_normalize(q);
 }
 
@@ -43,6 +54,29 @@ static kl_transform make_xf(vec3s p, versors q)
 {
 	kl_transform xf = {p, q};
 	return xf;
+}
+
+/// A random pose: the position in [lo, hi]^3, then the rotation.
+static kl_transform rand_xf(float lo, float hi)
+{
+	vec3s p = rand_vec(lo, hi);
+	return make_xf(p, rand_quat());
+}
+
+/// The pose of a random rotation at a random point in [lo, hi]^3 of frame xf.
+static kl_transform rand_xf_in(kl_transform xf, float lo, float hi)
+{
+	vec3s p = kl_transform_point(xf, rand_vec(lo, hi));
+	return make_xf(p, rand_quat());
+}
+
+/// A point on the grid of quarter units in [0, 3]^3.
+static vec3s rand_grid_point(void)
+{
+	float x = 0.25f * (float)(int)(rand_unit() * 12);
+	float y = 0.25f * (float)(int)(rand_unit() * 12);
+	float z = 0.25f * (float)(int)(rand_unit() * 12);
+	return kl_vec3(x, y, z);
 }
 
 static kl_transform xf_at(float x, float y, float z)
@@ -432,7 +466,7 @@ static void test_capsules(void** state)
 	// Random poses: the separation is the segment distance minus the radii.
 	for (int trial = 0; trial < 300; ++trial)
 	{
-		kl_transform xa = make_xf(rand_vec(-0.5f, 0.5f), rand_quat()), xb = make_xf(rand_vec(-0.5f, 0.5f), rand_quat());
+		kl_transform xa = rand_xf(-0.5f, 0.5f), xb = rand_xf(-0.5f, 0.5f);
 		m = collide_both(&a, xa, &b, xb, 10.0f);
 		vec3s ax = kl_rotate(xa.q, kl_vec3(0, 0, 1)), bx = kl_rotate(xb.q, kl_vec3(0, 0, 1));
 		double d = segment_segment_distance(glms_vec3_sub(xa.p, ax), glms_vec3_add(xa.p, ax), glms_vec3_sub(xb.p, bx),
@@ -527,7 +561,7 @@ static void test_sphere_box(void** state)
 	const kl_hull* bh = kl_make_box_hull(&storage, h);
 	for (int trial = 0; trial < 2000; ++trial)
 	{
-		kl_transform xb = make_xf(rand_vec(-3, 3), rand_quat());
+		kl_transform xb = rand_xf(-3, 3);
 		vec3s c_local = rand_vec(-1.5f, 1.5f);
 		kl_transform xs = make_xf(kl_transform_point(xb, c_local), rand_quat());
 		float sep;
@@ -607,7 +641,7 @@ static void test_capsule_on_box_face(void** state)
 	for (int pose = 0; pose < 20; ++pose)
 	{
 		// The same relative pose under a random common frame gives the same contact.
-		kl_transform world = pose == 0 ? kl_transform_identity() : make_xf(rand_vec(-5, 5), rand_quat());
+		kl_transform world = pose == 0 ? kl_transform_identity() : rand_xf(-5, 5);
 		kl_transform xb = world;
 		kl_transform xc = kl_transform_mul(world, make_xf(kl_vec3(0.3f, -0.5f, 0.5f + 0.25f - 0.004f), along_x));
 		kl_manifold m = collide_both(&c, xc, &b, xb, SPEC);
@@ -687,8 +721,8 @@ static void test_capsule_box_random(void** state)
 	kl_collider b = box(h), c = capsule(0.2f, 0.6f);
 	for (int trial = 0; trial < 1000; ++trial)
 	{
-		kl_transform xb = make_xf(rand_vec(-1, 1), rand_quat());
-		kl_transform xc = make_xf(kl_transform_point(xb, rand_vec(-1.3f, 1.3f)), rand_quat());
+		kl_transform xb = rand_xf(-1, 1);
+		kl_transform xc = rand_xf_in(xb, -1.3f, 1.3f);
 		kl_manifold m = collide_both(&c, xc, &b, xb, 10.0f);
 		vec3s ax = kl_rotate(xc.q, kl_vec3(0, 0, 0.6f));
 		vec3s p0 = kl_inv_transform_point(xb, glms_vec3_sub(xc.p, ax));
@@ -724,7 +758,7 @@ static void test_sphere_inside_hull(void** state)
 	{
 		kl_hull* h = make_random_hull(24, 1.0f);
 		kl_collider hc = hull_collider(h), s = sphere(0.1f);
-		kl_transform xh = make_xf(rand_vec(-2, 2), rand_quat());
+		kl_transform xh = rand_xf(-2, 2);
 		vec3s c_local = h->centroid;
 		kl_transform xs = make_xf(kl_transform_point(xh, c_local), rand_quat());
 		kl_manifold m = collide_both(&s, xs, &hc, xh, SPEC);
@@ -838,8 +872,8 @@ static void test_all_pairs_swap(void** state)
 		{
 			for (int j = 0; j < 5; ++j)
 			{
-				kl_transform xa = make_xf(rand_vec(-0.6f, 0.6f), rand_quat());
-				kl_transform xb = make_xf(rand_vec(-0.6f, 0.6f), rand_quat());
+				kl_transform xa = rand_xf(-0.6f, 0.6f);
+				kl_transform xb = rand_xf(-0.6f, 0.6f);
 				kl_manifold m = collide_both(shapes + i, xa, shapes + j, xb, SPEC);
 				touching += m.point_count > 0;
 				if (i == 4 && j == 4)
@@ -873,7 +907,7 @@ static void test_gjk_sphere_box(void** state)
 	kl_collider b = box(h), s = sphere(0.25f);
 	for (int trial = 0; trial < 2000; ++trial)
 	{
-		kl_transform xb = make_xf(rand_vec(-2, 2), rand_quat());
+		kl_transform xb = rand_xf(-2, 2);
 		vec3s c_local = rand_vec(-2, 2);
 		kl_transform xs = make_xf(kl_transform_point(xb, c_local), rand_quat());
 		float expected = fmaxf(point_box_distance(c_local, h) - 0.25f, 0.0f);
@@ -899,10 +933,10 @@ static void test_gjk_capsule_hull(void** state)
 	{
 		kl_hull* h = make_random_hull(16, 0.7f);
 		kl_collider hc = hull_collider(h), c = capsule(0.1f, 0.4f);
-		kl_transform xh = make_xf(rand_vec(-1, 1), rand_quat());
+		kl_transform xh = rand_xf(-1, 1);
 		for (int k = 0; k < 10; ++k)
 		{
-			kl_transform xc = make_xf(kl_transform_point(xh, rand_vec(-1.8f, 1.8f)), rand_quat());
+			kl_transform xc = rand_xf_in(xh, -1.8f, 1.8f);
 			vec3s ax = kl_rotate(xc.q, kl_vec3(0, 0, 0.4f));
 			vec3s p0 = kl_inv_transform_point(xh, glms_vec3_sub(xc.p, ax));
 			vec3s p1 = kl_inv_transform_point(xh, glms_vec3_add(xc.p, ax));
@@ -1022,8 +1056,8 @@ static void test_gjk_box_box(void** state)
 	{
 		vec3s ha = rand_vec(0.1f, 0.8f), hb = rand_vec(0.1f, 0.8f);
 		kl_collider a = box(ha), b = box(hb);
-		kl_transform xa = make_xf(rand_vec(-1.5f, 1.5f), rand_quat());
-		kl_transform xb = make_xf(rand_vec(-1.5f, 1.5f), rand_quat());
+		kl_transform xa = rand_xf(-1.5f, 1.5f);
+		kl_transform xb = rand_xf(-1.5f, 1.5f);
 		vec3s pa, pb;
 		float d = kl_convex_distance(&a, xa, &b, xb, &pa, &pb);
 		double expected = box_box_distance(ha, xa, hb, xb);
@@ -1056,7 +1090,7 @@ static void test_gjk_hull_hull_and_degenerate(void** state)
 	kl_collider a = hull_collider(h1), b = hull_collider(h2);
 	for (int trial = 0; trial < 300; ++trial)
 	{
-		kl_transform xa = make_xf(rand_vec(-1, 1), rand_quat()), xb = make_xf(rand_vec(-1, 1), rand_quat());
+		kl_transform xa = rand_xf(-1, 1), xb = rand_xf(-1, 1);
 		vec3s pa, pb;
 		float d = kl_convex_distance(&a, xa, &b, xb, &pa, &pb);
 		assert_true(d >= 0.0f && isfinite(d));
@@ -1117,10 +1151,8 @@ static void test_gjk_aligned_boxes(void** state)
 	{
 		vec3s ha = kl_vec3(0.25f * (float)(1 + (int)(rand_unit() * 4)), 0.5f, 0.25f);
 		vec3s hb = kl_vec3(0.5f, 0.25f * (float)(1 + (int)(rand_unit() * 4)), 0.75f);
-		vec3s pa = kl_vec3(0.25f * (float)(int)(rand_unit() * 12), 0.25f * (float)(int)(rand_unit() * 12),
-						   0.25f * (float)(int)(rand_unit() * 12));
-		vec3s pb = kl_vec3(0.25f * (float)(int)(rand_unit() * 12), 0.25f * (float)(int)(rand_unit() * 12),
-						   0.25f * (float)(int)(rand_unit() * 12));
+		vec3s pa = rand_grid_point();
+		vec3s pb = rand_grid_point();
 		versors qa = turns[(int)(rand_unit() * 4)], qb = turns[(int)(rand_unit() * 4)];
 		bool shifted = trial & 1;
 		kl_transform xa = make_xf(shifted ? glms_vec3_add(pa, far) : pa, qa);

@@ -4,6 +4,8 @@
 // time and once through the wide kernels of each SIMD level; velocities and impulses must agree.
 // Covers partial groups, static / kinematic sides, speculative points, 1–4 points, rolling
 // resistance and restitution. Ends with a micro-benchmark (printed, not asserted).
+// `test_contact_wide avx2` runs the AVX2 comparison alone (ctest: test_contact_wide_avx2); where the
+// build, the CPU or KOLLIDE_SIMD rule AVX2 out it exits 77, which ctest reports as Skipped.
 #include "contact_solver_wide.h"
 #include "world.h"
 
@@ -29,14 +31,24 @@ static float rand_range(rng* r, float lo, float hi)
 	return lo + (hi - lo) * (float)(r->state >> 8) / 16777216.0f;
 }
 
+// Each draw is a statement of its own: C leaves the order in which a call's arguments (or an
+// initializer's values) are evaluated open, and compilers differ.
+
 static vec3s rand_vec3(rng* r, float lo, float hi)
 {
-	return kl_vec3(rand_range(r, lo, hi), rand_range(r, lo, hi), rand_range(r, lo, hi));
+	float x = rand_range(r, lo, hi);
+	float y = rand_range(r, lo, hi);
+	float z = rand_range(r, lo, hi);
+	return kl_vec3(x, y, z);
 }
 
 static versors rand_rotation(rng* r, float spread)
 {
-	versors q = {{rand_range(r, -spread, spread), rand_range(r, -spread, spread), rand_range(r, -spread, spread), 1.0f}};
+	versors q;
+	q.x = rand_range(r, -spread, spread);
+	q.y = rand_range(r, -spread, spread);
+	q.z = rand_range(r, -spread, spread);
+	q.w = 1.0f;
 	return glms_quat_normalize(q);
 }
 
@@ -348,11 +360,7 @@ static void test_avx2_matches_scalar(void** state)
 {
 	(void)state;
 	const kl_contact_wide_kernels* k = kl_contact_wide_kernels_get(KL_SIMD_AVX2);
-	if (k == NULL || kl_simd_level_get() != KL_SIMD_AVX2)
-	{
-		print_message("AVX2 kernels not available here (build or CPU or KOLLIDE_SIMD); skipped\n");
-		skip();
-	}
+	assert_non_null(k);
 	for (int seed = 0; seed < 12; ++seed)
 	{
 		for (int lanes = 1; lanes <= KL_WIDE_LANES; ++lanes)
@@ -530,13 +538,30 @@ static void test_benchmark(void** state)
 	bench_free(&b);
 }
 
-int main(void)
+int main(int argc, char** argv)
 {
+	bool avx2 = argc > 1 && strcmp(argv[1], "avx2") == 0;
+	if (argc > 2 || (argc > 1 && !avx2))
+	{
+		fprintf(stderr, "usage: test_contact_wide [avx2]\n");
+		return 2;
+	}
+	if (avx2)
+	{
+		if (kl_contact_wide_kernels_get(KL_SIMD_AVX2) == NULL || kl_simd_level_get() != KL_SIMD_AVX2)
+		{
+			printf("AVX2 kernels not available here (build, CPU or KOLLIDE_SIMD): skipped\n");
+			return KL_TEST_SKIPPED;
+		}
+		const struct CMUnitTest avx2_tests[] = {
+			cmocka_unit_test(test_avx2_matches_scalar),
+		};
+		return kl_test_exit_status(cmocka_run_group_tests(avx2_tests, NULL, NULL));
+	}
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_scalar_lanes_match_scalar),
-		cmocka_unit_test(test_avx2_matches_scalar),
 		cmocka_unit_test(test_dispatch_and_empty),
 		cmocka_unit_test(test_benchmark),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return kl_test_exit_status(cmocka_run_group_tests(tests, NULL, NULL));
 }

@@ -27,6 +27,10 @@ static double rnd(void)
 	return (double)(s_rng >> 11) / 9007199254740992.0;
 }
 
+// Draws are sequenced (declarators or statements of their own): C leaves the order in which a
+// call's arguments are evaluated open, and compilers differ, so one call with several draws would
+// give each compiler other point sets.
+
 static vec3s random_unit(void)
 {
 	double z = 2 * rnd() - 1, a = 2 * PI * rnd(), s = sqrt(1 - z * z);
@@ -212,7 +216,8 @@ static void test_cube_with_interior(void** state)
 	}
 	for (int i = 0; i < 100; ++i)
 	{
-		p[n++] = kl_vec3((float)(1.8 * rnd() - 0.9), (float)(3.8 * rnd() - 1.9), (float)(0.9 * rnd() - 0.45));
+		double x = rnd(), y = rnd(), z = rnd();
+		p[n++] = kl_vec3((float)(1.8 * x - 0.9), (float)(3.8 * y - 1.9), (float)(0.9 * z - 0.45));
 	}
 	// Interior points first, corners last: the hull must not depend on order.
 	for (int i = 0; i < 8; ++i)
@@ -269,7 +274,8 @@ static void test_random_cloud_in_box(void** state)
 	vec3s* p = malloc(N * sizeof(vec3s));
 	for (int i = 0; i < N; ++i)
 	{
-		p[i] = kl_vec3((float)(rnd() - 0.5), (float)(2 * rnd() - 1), (float)(3 * rnd() - 1.5));
+		double x = rnd(), y = rnd(), z = rnd();
+		p[i] = kl_vec3((float)(x - 0.5), (float)(2 * y - 1), (float)(3 * z - 1.5));
 	}
 	kl_hull* h = kl_hull_build(p, N);
 	check_hull(h, p, N, 1e-5f);
@@ -399,7 +405,8 @@ static void test_thin_slabs(void** state)
 		double thickness = 2e-5 * (0.5 + 0.1 * run);
 		for (int i = 0; i < N; ++i)
 		{
-			p[i] = kl_rotate(q, kl_vec3((float)(2 * rnd() - 1), (float)(2 * rnd() - 1), (float)(thickness * (rnd() - 0.5))));
+			double x = rnd(), y = rnd(), z = rnd();
+			p[i] = kl_rotate(q, kl_vec3((float)(2 * x - 1), (float)(2 * y - 1), (float)(thickness * (z - 0.5))));
 		}
 		kl_clear_error();
 		kl_hull* h = kl_hull_build(p, N);
@@ -457,7 +464,8 @@ static void test_merge_fallback(void** state)
 	vec3s p[N];
 	for (int i = 0; i < N; ++i)
 	{
-		p[i] = kl_vec3((float)(2 * rnd() - 1), (float)(2 * rnd() - 1), (float)(0.01 * (rnd() - 0.5)));
+		double x = rnd(), y = rnd(), z = rnd();
+		p[i] = kl_vec3((float)(2 * x - 1), (float)(2 * y - 1), (float)(0.01 * (z - 0.5)));
 	}
 	kl_hull_trimesh mesh;
 	assert_int_equal(kl_hull_quickhull(p, N, &mesh), KL_OK);
@@ -586,7 +594,8 @@ static void assert_same_hull(const kl_hull* a, const kl_hull* b)
 // surfaces) drop points, and far from the origin rounding decides which points stay.
 static int rebuild_input(int kind, vec3s* p)
 {
-	vec3s axis = glms_vec3_normalize(kl_vec3((float)rnd() + 0.1f, (float)rnd(), (float)rnd()));
+	double ax = rnd(), ay = rnd(), az = rnd();
+	vec3s axis = glms_vec3_normalize(kl_vec3((float)ax + 0.1f, (float)ay, (float)az));
 	versors q = glms_quatv((float)(2 * PI * rnd()), axis);
 	int n = 0;
 	switch (kind)
@@ -594,7 +603,8 @@ static int rebuild_input(int kind, vec3s* p)
 		case 0: // ball
 			for (int count = 1000 + (int)(1000 * rnd()); n < count;)
 			{
-				p[n++] = glms_vec3_scale(random_unit(), (float)cbrt(rnd()));
+				vec3s u = random_unit();
+				p[n++] = glms_vec3_scale(u, (float)cbrt(rnd()));
 			}
 			break;
 		case 1: // sphere
@@ -604,9 +614,12 @@ static int rebuild_input(int kind, vec3s* p)
 			}
 			break;
 		case 2: // tilted grids on the faces of a cube, anywhere
-			n = cube_face_grid(p, 1 + (int)(12 * rnd()), q, (float)pow(10.0, 4 * rnd() - 2),
-							   kl_vec3((float)(100 * rnd()), (float)(-50 * rnd()), 0.0f));
+		{
+			double cells = rnd(), size = rnd(), ox = rnd(), oy = rnd();
+			n = cube_face_grid(p, 1 + (int)(12 * cells), q, (float)pow(10.0, 4 * size - 2),
+							   kl_vec3((float)(100 * ox), (float)(-50 * oy), 0.0f));
 			break;
+		}
 		case 3: // cylinder: levels along the sides and points inside the caps
 		{
 			int sides = 3 + (int)(1500 * rnd()), levels = 2 + (int)(4 * rnd());
@@ -635,7 +648,8 @@ static int rebuild_input(int kind, vec3s* p)
 			float o = (float)pow(10.0, 1 + 5 * rnd());
 			for (int count = 1000 + (int)(500 * rnd()); n < count;)
 			{
-				vec3s inside = glms_vec3_scale(random_unit(), (float)cbrt(rnd()));
+				vec3s u = random_unit();
+				vec3s inside = glms_vec3_scale(u, (float)cbrt(rnd()));
 				p[n++] = glms_vec3_add(inside, kl_vec3(o, -0.5f * o, 0.3f * o));
 			}
 			break;
@@ -653,7 +667,8 @@ static int rebuild_input(int kind, vec3s* p)
 			for (int count = 1000 + (int)(500 * rnd()); n < count;)
 			{
 				float z = (float)(thickness * (rnd() - 0.5));
-				p[n++] = kl_rotate(q, kl_vec3((float)(2 * rnd() - 1), (float)(2 * rnd() - 1), z));
+				double x = rnd(), y = rnd();
+				p[n++] = kl_rotate(q, kl_vec3((float)(2 * x - 1), (float)(2 * y - 1), z));
 			}
 			break;
 		}

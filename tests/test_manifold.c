@@ -20,6 +20,16 @@ static float rand_range(float lo, float hi)
 	return lo + (hi - lo) * rand_unit();
 }
 
+/// A random point of the cube [-1, 1]^3, x drawn first (C leaves the order of a call's arguments
+/// open, and compilers differ).
+static vec3s rand_point(void)
+{
+	float x = rand_range(-1, 1);
+	float y = rand_range(-1, 1);
+	float z = rand_range(-1, 1);
+	return kl_vec3(x, y, z);
+}
+
 static kl_manifold_point make_point(vec3s p, float separation, uint32_t id)
 {
 	kl_manifold_point mp;
@@ -171,11 +181,11 @@ static void test_greedy_choices_random(void** state)
 	for (int trial = 0; trial < 300; ++trial)
 	{
 		int count = 5 + (int)(rand_unit() * 28.0f);
-		vec3s n = glms_vec3_normalize(kl_vec3(rand_range(-1, 1), rand_range(-1, 1), rand_range(-1, 1)));
+		vec3s n = glms_vec3_normalize(rand_point());
 		kl_manifold_point c[32];
 		for (int i = 0; i < count; ++i)
 		{
-			vec3s p = kl_vec3(rand_range(-1, 1), rand_range(-1, 1), rand_range(-1, 1));
+			vec3s p = rand_point();
 			c[i] = make_point(p, rand_range(-0.05f, 0.02f), 100u + (uint32_t)i);
 		}
 		kl_manifold_point out[4];
@@ -228,7 +238,7 @@ static void test_area_in_normal_plane(void** state)
 		kl_manifold_point c[12], lifted[12];
 		for (int i = 0; i < 12; ++i)
 		{
-			vec3s p = kl_vec3(rand_range(-1, 1), rand_range(-1, 1), rand_range(-1, 1));
+			vec3s p = rand_point();
 			c[i] = make_point(p, rand_range(-0.05f, 0.0f), (uint32_t)i);
 			lifted[i] = c[i];
 			lifted[i].point = glms_vec3_add(p, glms_vec3_scale(n, rand_range(-3.0f, 3.0f)));
@@ -250,7 +260,8 @@ static void test_deterministic(void** state)
 	kl_manifold_point c[16];
 	for (int i = 0; i < 16; ++i)
 	{
-		c[i] = make_point(kl_vec3(rand_range(-1, 1), rand_range(-1, 1), 0), -0.01f, (uint32_t)i);
+		float x = rand_range(-1, 1);
+		c[i] = make_point(kl_vec3(x, rand_range(-1, 1), 0), -0.01f, (uint32_t)i);
 	}
 	kl_manifold_point a[4], b[4];
 	kl_reduce_manifold_points(c, 16, kl_vec3(0, 0, 1), a);

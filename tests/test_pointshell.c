@@ -821,7 +821,7 @@ static void test_box_overlap_matches_direct(void** state)
 		{
 			kl_ps_obb o;
 			memset(&o, 0, sizeof(o));
-			o.center = kl_ps_make(random_unit(&seed), random_unit(&seed), random_unit(&seed));
+			o.center = random_unit3(&seed);
 			kl_transform pose = random_pose(&seed, 0.0f);
 			for (int k = 0; k < 3; ++k)
 			{
@@ -947,9 +947,8 @@ static void test_triangle_parts(void** state)
 		float shift = 1.6f * (float)random_unit(&seed);
 		for (int k = 0; k < 3; ++k)
 		{
-			a[k] = kl_ps_make((float)random_unit(&seed), (float)random_unit(&seed), (float)random_unit(&seed));
-			b[k] = kl_ps_make((float)random_unit(&seed) + shift, (float)random_unit(&seed),
-							  (float)random_unit(&seed));
+			a[k] = random_unit3(&seed);
+			b[k] = kl_ps_add(random_unit3(&seed), kl_ps_make(shift, 0.0f, 0.0f));
 		}
 		float alarm = 0.05f;
 		bool whole = kl_ps_triangles_near(a, b, alarm, 1e-6f, 0, 1);

@@ -147,8 +147,8 @@ static void test_example_scenes_load(void** state)
 	kl_destroy_world(world);
 }
 
-/// The form given in the issue, verbatim.
-static const char* const k_issue_example =
+/// The scene form the format page documents, verbatim.
+static const char* const k_format_example =
 	"{\n"
 	"  \"world\": {\"gravity\": [0, 0, -9.81]},\n"
 	"  \"bodies\": [\n"
@@ -165,7 +165,7 @@ static const char* const k_issue_example =
 static void test_issue_example(void** state)
 {
 	(void)state;
-	kl_world_id world = kl_scene_load_string(k_issue_example, NULL);
+	kl_world_id world = kl_scene_load_string(k_format_example, NULL);
 	assert_true(kl_world_is_valid(world));
 	assert_same(kl_world_get_gravity(world), kl_vec3(0, 0, -9.81f));
 
@@ -219,7 +219,8 @@ static kl_world_id build_rich_world(void)
 	wd.joint_hertz = 55.0f;
 	wd.joint_damping_ratio = 1.5f;
 	wd.restitution_threshold = 0.75f;
-	wd.max_linear_speed = FLT_MAX;
+	wd.max_linear_speed = KL_MAX_LINEAR_SPEED * 2.0f;
+	wd.length_units_per_meter = 2.0f;
 	wd.enable_sleep = false;
 	wd.enable_continuous = false;
 	kl_world_id world = kl_create_world(&wd);
@@ -402,6 +403,7 @@ static kl_world_id build_rich_world(void)
 
 static void compare_world_defs(kl_world_def a, kl_world_def b)
 {
+	assert_same(a.length_units_per_meter, b.length_units_per_meter);
 	assert_same(a.gravity, b.gravity);
 	assert_int_equal(a.worker_count, b.worker_count);
 	assert_same(a.contact_hertz, b.contact_hertz);
@@ -667,7 +669,19 @@ static void test_round_trip_examples_and_file(void** state)
 	}
 }
 
-/// Random finite floats (subnormals, huge, -0) survive the shortest-digits formatting.
+/// x scaled by 2⁻²⁰ until it lies within ±bound: the same significand, so the same digits to format.
+static float into_range(float x, float bound)
+{
+	while (fabsf(x) > bound)
+	{
+		x *= 0x1p-20f;
+	}
+	return x;
+}
+
+/// Random finite floats (subnormals, huge, -0) survive the shortest-digits formatting: in the
+/// gravity scale and dampings, which take any finite value, and in positions and velocities,
+/// brought into their valid ranges with the same significands.
 static void test_floats_round_trip_bit_exact(void** state)
 {
 	(void)state;
@@ -694,8 +708,14 @@ static void test_floats_round_trip_bit_exact(void** state)
 		{
 			v[b % 6] = specials[b];
 		}
-		bd.position = kl_vec3(v[0], v[1], v[2]);
-		bd.linear_velocity = kl_vec3(v[3], v[4], v[5]);
+		bd.gravity_scale = v[0];
+		bd.linear_damping = fabsf(v[1]);
+		bd.angular_damping = fabsf(v[2]);
+		bd.sleep_threshold = fabsf(v[3]);
+		bd.position = kl_vec3(into_range(v[4], KL_MAX_COORDINATE), into_range(v[5], KL_MAX_COORDINATE),
+							  into_range(v[0], KL_MAX_COORDINATE));
+		float speed = 0.5f * KL_MAX_LINEAR_SPEED; // each component: the speed stays in range
+		bd.linear_velocity = kl_vec3(into_range(v[1], speed), into_range(v[2], speed), into_range(v[3], speed));
 		assert_true(kl_body_is_valid(kl_create_body(world, &bd)));
 	}
 	char* text = NULL;

@@ -31,9 +31,24 @@ static int rnd_int(int lo, int hi)
 	return lo + (int)(rnd_u32() % (uint32_t)(hi - lo + 1));
 }
 
+// Each draw is a statement of its own: C leaves the order in which a call's arguments are evaluated
+// open, and compilers differ, so one call with several draws would give each compiler other cases.
+
 static vec3s rnd_vec(float lo, float hi)
 {
-	return kl_vec3(rnd(lo, hi), rnd(lo, hi), rnd(lo, hi));
+	float x = rnd(lo, hi);
+	float y = rnd(lo, hi);
+	float z = rnd(lo, hi);
+	return kl_vec3(x, y, z);
+}
+
+/// A point of the integer grid [lo, hi]^3.
+static vec3s rnd_grid(int lo, int hi)
+{
+	float x = (float)rnd_int(lo, hi);
+	float y = (float)rnd_int(lo, hi);
+	float z = (float)rnd_int(lo, hi);
+	return kl_vec3(x, y, z);
 }
 
 static void random_triangle(vec3s t[3], vec3s center, float size)
@@ -232,12 +247,9 @@ static void test_orient3d_exact(void** state)
 	int zeros = 0, nonzeros = 0;
 	for (int i = 0; i < 20000; ++i)
 	{
-		vec3s a = kl_vec3((float)rnd_int(-(1 << 19), 1 << 19), (float)rnd_int(-(1 << 19), 1 << 19),
-						  (float)rnd_int(-(1 << 19), 1 << 19));
-		vec3s b = kl_vec3((float)rnd_int(-(1 << 19), 1 << 19), (float)rnd_int(-(1 << 19), 1 << 19),
-						  (float)rnd_int(-(1 << 19), 1 << 19));
-		vec3s c = kl_vec3((float)rnd_int(-(1 << 19), 1 << 19), (float)rnd_int(-(1 << 19), 1 << 19),
-						  (float)rnd_int(-(1 << 19), 1 << 19));
+		vec3s a = rnd_grid(-(1 << 19), 1 << 19);
+		vec3s b = rnd_grid(-(1 << 19), 1 << 19);
+		vec3s c = rnd_grid(-(1 << 19), 1 << 19);
 		// d on the plane of abc up to rounding to the integer grid (often exactly on it).
 		int s = rnd_int(-4, 4), t = rnd_int(-4, 4), den = 1 << rnd_int(0, 3);
 		vec3s d;
@@ -279,7 +291,8 @@ static void test_overlap_random_generic(void** state)
 		vec3s a[3], b[3];
 		float size = rnd(0.01f, 2.0f);
 		random_triangle(a, kl_vec3(0, 0, 0), size);
-		random_triangle(b, rnd_vec(-0.5f * size, 0.5f * size), size * rnd(0.5f, 2.0f));
+		vec3s centre = rnd_vec(-0.5f * size, 0.5f * size);
+		random_triangle(b, centre, size * rnd(0.5f, 2.0f));
 		// Far from the origin too: the predicates must not care.
 		if (i % 4 == 0)
 		{
@@ -311,8 +324,8 @@ static void test_overlap_grid_degenerate_configurations(void** state)
 		int range = i % 3 == 0 ? 1 : 2;
 		for (int k = 0; k < 3; ++k)
 		{
-			a[k] = kl_vec3((float)rnd_int(-range, range), (float)rnd_int(-range, range), (float)rnd_int(-range, range));
-			b[k] = kl_vec3((float)rnd_int(-range, range), (float)rnd_int(-range, range), (float)rnd_int(-range, range));
+			a[k] = rnd_grid(-range, range);
+			b[k] = rnd_grid(-range, range);
 		}
 		if (i % 5 == 0)
 		{
@@ -479,7 +492,8 @@ static void test_distance_vs_sampled(void** state)
 	{
 		vec3s a[3], b[3];
 		random_triangle(a, kl_vec3(0, 0, 0), 1.0f);
-		random_triangle(b, rnd_vec(-0.5f, 0.5f), rnd(0.4f, 1.0f));
+		vec3s centre = rnd_vec(-0.5f, 0.5f);
+		random_triangle(b, centre, rnd(0.4f, 1.0f));
 		kl_tri_distance d = kl_tri_tri_distance(a, b);
 		kl_tri_distance e = kl_tri_tri_distance(b, a);
 		const int n = 40;
@@ -591,7 +605,7 @@ static void test_performance(void** state)
 	double distance_ns = 1e9 * (t2 - t1) / (ROUNDS / 4 * POOL);
 	print_message("tri-tri overlap: %.1f ns/pair (%.0f%% overlapping); distance: %.1f ns/pair (sum %g)\n", overlap_ns,
 				  100.0 * hits / (ROUNDS * POOL), distance_ns, (double)sum);
-	assert_true(overlap_ns > 0.0 && distance_ns > 0.0);
+	assert_true(hits > 0 && hits < ROUNDS * POOL && isfinite(sum)); // timings are printed, not judged
 }
 
 int main(void)

@@ -124,8 +124,11 @@ static void test_world_pairs_match_brute_force(void** state)
 	{
 		kl_body_def bd = kl_default_body_def();
 		bd.type = i % 10 == 0 ? KL_BODY_KINEMATIC : KL_BODY_DYNAMIC;
-		bd.position = kl_vec3(5.0f * uniform(&seed), 5.0f * uniform(&seed), 0.5f + 4.0f * uniform(&seed));
-		bd.linear_velocity = kl_vec3(uniform(&seed) - 0.5f, uniform(&seed) - 0.5f, 0.0f);
+		// One draw per declaration: a call's arguments have no order of evaluation in C.
+		float x = uniform(&seed), y = uniform(&seed), z = uniform(&seed);
+		bd.position = kl_vec3(5.0f * x, 5.0f * y, 0.5f + 4.0f * z);
+		float vx = uniform(&seed), vy = uniform(&seed);
+		bd.linear_velocity = kl_vec3(vx - 0.5f, vy - 0.5f, 0.0f);
 		bodies[i] = kl_create_body(world, &bd);
 		kl_shape_def s = sd;
 		s.filter.category_bits = 1u << (i % 3);

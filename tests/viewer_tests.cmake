@@ -26,6 +26,7 @@ if(TARGET kollide_viewer_app)
     COMMAND ${CMAKE_COMMAND} -DVIEWER=$<TARGET_FILE:kollide-viewer> -DOUT=${CMAKE_CURRENT_BINARY_DIR}
             -P ${CMAKE_CURRENT_SOURCE_DIR}/viewer/check_viewer_cli.cmake)
   # Mesa/SDL modules unloaded at exit leave LeakSanitizer reports that cannot be suppressed by name.
-  set_tests_properties(test_viewer_images viewer_cli ${KL_VIEWER_PLY_TESTS} PROPERTIES LABELS render TIMEOUT 300
+  set_tests_properties(test_viewer_images viewer_cli ${KL_VIEWER_PLY_TESTS} PROPERTIES LABELS render
     ENVIRONMENT "SDL_VIDEODRIVER=offscreen;ASAN_OPTIONS=detect_leaks=0")
+  kl_test_timeout(300 test_viewer_images viewer_cli ${KL_VIEWER_PLY_TESTS})
 endif()

@@ -1,6 +1,6 @@
 // Kollide scenes — screw_block: a threaded screw hangs in a static threaded bearing block (a nut on
 // two pillars), head up, resting on the helical flanks of the thread. Its weight is carried by a
-// contact surface that winds four times around the axis: the case issue 6 names where a contact
+// contact surface that winds four times around the axis: the case where a contact
 // cap of a few points per pair (Bullet's) fails. Here the screw must come to rest and stay.
 // SPDX-License-Identifier: MIT
 #include "demo_mesh_common.h"

@@ -153,8 +153,8 @@ typedef struct kl_mesh_info
 	size_t pointshell_bytes; ///< its memory: point shells, coverage, octrees, conglomerates
 } kl_mesh_info;
 
-/// An immutable, reference-counted collision model. Later stages add BVH, point-shell and
-/// sphere-tree representations to it; all of them are built once here.
+/// An immutable, reference-counted triangle mesh with its collision representations (the SIMD
+/// k-DOP BVH, and the point shells when asked for), all built once by kl_mesh_build.
 typedef struct kl_mesh kl_mesh;
 
 /// Builds a mesh collision model: welds, drops degenerate triangles, checks manifoldness and

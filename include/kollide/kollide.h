@@ -22,7 +22,9 @@ KL_API bool kl_world_is_valid(kl_world_id world);
 
 /// Advances the world by dt seconds in substeps sub-steps. Runs the stages in order:
 /// prepare → broadphase → narrowphase → solver (per sub-step: integrate velocities, solve,
-/// integrate positions, relax) → finalize. dt = 0 updates bounds and events only.
+/// integrate positions, relax) → finalize. dt = 0 updates bounds and events only. substeps lies in
+/// [1, 64] and the sub-step dt / substeps is at most KL_MAX_SUBSTEP (0.1 s): a resting body sinks
+/// about g·h²/π² into its support before its contact holds it (1 cm at h = 0.1 s under 9.81 m/s²).
 /// Fails only on a bad id, dt or substeps. Running out of memory inside a step is worked around
 /// (a batch falls back to per-pair work, a mesh pair keeps fewer contact patches, the broadphase
 /// finds its pairs again at the next step; a step that cannot find its contacts or prepare its
@@ -172,7 +174,8 @@ KL_API int kl_fixed_timestep_advance(kl_world_id world, kl_fixed_timestep* times
 KL_API float kl_fixed_timestep_alpha(const kl_fixed_timestep* timestep);
 
 // ---------------------------------------------------------------------------------------------
-// Bodies
+// Bodies. Positions, velocities and mass overrides must lie within the valid ranges (types.h,
+// KL_MAX_COORDINATE and the others): a call given more fails and changes nothing.
 
 KL_API kl_body_id kl_create_body(kl_world_id world, const kl_body_def* def);
 /// Destroys the body with its shapes and joints.
@@ -202,13 +205,15 @@ KL_API vec3s kl_body_get_linear_velocity(kl_body_id body);
 KL_API vec3s kl_body_get_angular_velocity(kl_body_id body);
 KL_API kl_result kl_body_set_linear_velocity(kl_body_id body, vec3s v);
 KL_API kl_result kl_body_set_angular_velocity(kl_body_id body, vec3s w);
-/// Kinematic bodies: set the velocities that reach target at the end of the next step of dt.
+/// Kinematic bodies: set the velocities that reach target at the end of the next step of dt
+/// (refused where they would exceed KL_MAX_LINEAR_SPEED × L or KL_MAX_ANGULAR_SPEED).
 KL_API kl_result kl_body_set_target_transform(kl_body_id body, kl_transform target, float dt);
 
 /// Forces and torques accumulate until the end of the next step. Points are in world coordinates.
 KL_API kl_result kl_body_apply_force(kl_body_id body, vec3s force, vec3s point, bool wake);
 KL_API kl_result kl_body_apply_force_to_center(kl_body_id body, vec3s force, bool wake);
 KL_API kl_result kl_body_apply_torque(kl_body_id body, vec3s torque, bool wake);
+/// Impulses are refused where the velocities they give would leave the valid range.
 KL_API kl_result kl_body_apply_linear_impulse(kl_body_id body, vec3s impulse, vec3s point, bool wake);
 KL_API kl_result kl_body_apply_angular_impulse(kl_body_id body, vec3s impulse, bool wake);
 KL_API kl_result kl_body_clear_forces(kl_body_id body);
@@ -216,9 +221,11 @@ KL_API kl_result kl_body_clear_forces(kl_body_id body);
 KL_API float kl_body_get_mass(kl_body_id body);
 /// Mass properties in the body frame (centre and inertia about it).
 KL_API kl_mass_data kl_body_get_mass_data(kl_body_id body);
-/// Overrides the mass properties computed from the shapes (until the next shape change).
+/// Overrides the mass properties computed from the shapes (until the next shape change): mass within
+/// [KL_MIN_MASS, KL_MAX_MASS], principal moments 0 or within [KL_MIN_INERTIA, KL_MAX_INERTIA] × L².
 KL_API kl_result kl_body_set_mass_data(kl_body_id body, kl_mass_data mass_data);
-/// Recomputes the mass properties from the shapes.
+/// Recomputes the mass properties from the shapes (refused, as kl_create_*_shape, where a dynamic
+/// body could not take them).
 KL_API kl_result kl_body_apply_mass_from_shapes(kl_body_id body);
 /// True while the mass properties are an override from kl_body_set_mass_data (false for a stale id).
 KL_API bool kl_body_has_custom_mass(kl_body_id body);
@@ -246,7 +253,11 @@ KL_API int kl_body_get_contact_data(kl_body_id body, kl_contact_data* data, int 
 
 // ---------------------------------------------------------------------------------------------
 // Shapes. A body with several shapes at local poses is a compound; its mass properties are the
-// parallel-axis sum. Creating or destroying a shape updates the body's mass.
+// parallel-axis sum. Creating or destroying a shape updates the body's mass. Sizes, offsets and
+// densities must lie within the valid ranges (types.h). On a dynamic body each shape with density
+// must give a mass, and the body's mass properties must stay within the valid ranges: a shape with
+// no volume (an open or flat mesh) is refused there, while a static or kinematic body takes it
+// with zero mass. kl_body_set_type and kl_shape_set_material hold to the same rule.
 
 KL_API kl_shape_id kl_create_sphere_shape(kl_body_id body, const kl_shape_def* def, float radius);
 KL_API kl_shape_id kl_create_box_shape(kl_body_id body, const kl_shape_def* def, vec3s half_extents);

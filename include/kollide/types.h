@@ -49,9 +49,52 @@ typedef bool kl_custom_filter_fn(kl_shape_id shape_a, kl_shape_id shape_b, void*
 /// contacts with an awake body are updated, so only they are asked.
 typedef bool kl_pre_solve_fn(kl_shape_id shape_a, kl_shape_id shape_b, vec3s point, vec3s normal, void* context);
 
+// Valid ranges (docs/engine-core.md, "Valid ranges"). Input outside them is refused with
+// KL_ERR_INVALID_ARGUMENT and a message naming the value and the range; inside them a step
+// stays finite. Lengths, positions and linear speeds are in the world's length units: the figures
+// marked "× L" are multiplied by L = kl_world_def.length_units_per_meter (1: metres).
+
+/// Positions (bodies, targets), shape offsets and sizes, hull and scaled mesh vertices, plane
+/// offsets, the centre of a mass override: every coordinate within ±this × L (Box3D's B3_HUGE).
+#define KL_MAX_COORDINATE 1.0e5f
+/// Smallest shape: sphere and capsule radius, box half extent, and the largest side of the bounds
+/// of a hull or scaled mesh (× L).
+#define KL_MIN_SHAPE_SIZE 1.0e-3f
+/// Joint frame origins, distance joint lengths, prismatic and distance limits and position targets:
+/// within ±this × L, the span between any two valid positions.
+#define KL_MAX_JOINT_LENGTH 2.0e5f
+/// Linear speeds a caller gives (body velocities, target moves, impulses, world speed settings,
+/// linear motor speeds): at most this × L per second.
+#define KL_MAX_LINEAR_SPEED 1.0e5f
+/// Angular speeds a caller gives (body spins, target turns, angular impulses, angular motor
+/// speeds): at most this many rad/s.
+#define KL_MAX_ANGULAR_SPEED 1.0e4f
+/// Material density: 0 (no mass) up to this many kg/m³ (÷ L³ for kg per cubic length unit).
+#define KL_MAX_DENSITY 1.0e5f
+/// Mass of a dynamic body and of each of its shapes that has density, and of a mass override (kg).
+#define KL_MIN_MASS 1.0e-12f
+#define KL_MAX_MASS 1.0e15f
+/// Principal moments of inertia of a dynamic body (and of each of its shapes that has density), or
+/// of a mass override, where not exactly 0: kg·m² (× L²).
+#define KL_MIN_INERTIA 1.0e-20f
+#define KL_MAX_INERTIA 1.0e26f
+/// Longest sub-step h = dt / substeps (s). Contacts are at most a quarter of the sub-step rate
+/// stiff, so a resting body sinks about g·h²/π² into its support: 1 cm at 0.1 s under 9.81 m/s².
+#define KL_MAX_SUBSTEP 0.1f
+/// Spring and contact frequencies (Hz) and damping ratios: at most these.
+#define KL_MAX_HERTZ 1.0e6f
+#define KL_MAX_DAMPING_RATIO 1.0e6f
+/// kl_world_def.length_units_per_meter lies within [KL_MIN_LENGTH_UNITS, KL_MAX_LENGTH_UNITS].
+#define KL_MIN_LENGTH_UNITS 1.0e-3f
+#define KL_MAX_LENGTH_UNITS 1.0e3f
+
 typedef struct kl_world_def
 {
-	vec3s gravity; ///< m/s², default (0, 0, -9.81)
+	/// Length units per metre (Box3D's b3_lengthUnitsPerMeter), default 1: scales the valid ranges
+	/// of lengths, positions and speeds above. Gravity and the speed settings below are given in
+	/// these units; the engine's own tolerances (contact slop, bounds margin) stay in metres.
+	float length_units_per_meter;
+	vec3s gravity; ///< length units/s², default (0, 0, -9.81)
 	/// Threads that step the world, the caller's included (1: no extra threads). The results are
 	/// bit-identical for any count.
 	int worker_count;
@@ -59,7 +102,8 @@ typedef struct kl_world_def
 	kl_finish_task_fn* finish_task;
 	void* user_task_context;
 
-	// Contact softness (used by the solver): stiffness in Hz, damping ratio, push-out limit m/s.
+	// Contact softness (used by the solver): stiffness in Hz, damping ratio (each at most
+	// KL_MAX_HERTZ, KL_MAX_DAMPING_RATIO), push-out limit (m/s, at most KL_MAX_LINEAR_SPEED × L).
 	float contact_hertz;
 	float contact_damping_ratio;
 	float max_contact_push_speed;
@@ -72,7 +116,8 @@ typedef struct kl_world_def
 	float hit_event_threshold;
 	kl_friction_fn* friction_callback;		 ///< NULL: geometric mean
 	kl_restitution_fn* restitution_callback; ///< NULL: maximum
-	/// Speed limit for any body (m/s); keeps a runaway body from overflowing.
+	/// Speed limit of dynamic bodies (m/s, default 400, at most KL_MAX_LINEAR_SPEED × L): forces and
+	/// the solve never leave one faster. Kinematic bodies move as they are told.
 	float max_linear_speed;
 	/// When positive: a step in which an awake body can travel farther than this (m; its speed plus
 	/// its spin times its extent, over dt) finds its contacts more than once, in 2 or more equal

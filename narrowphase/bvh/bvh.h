@@ -214,7 +214,21 @@ typedef struct kl_bvh_kernels
 /// FMA or (for binary16 trees) F16C.
 bool kl_bvh_kernels_avx2(const kl_bvh* a, const kl_bvh* b, kl_bvh_kernels* kernels);
 
-/// Fills the AVX-512 kernels for trees a and b: width 16 (1-vs-16, no N-vs-N) or width 4 (only nodes_nvn,
-/// the seed's 4×4 in one register; the others stay as they are). False when the compiler could not
-/// build them, the CPU lacks AVX-512F, or KOLLIDE_SIMD is set to avx2 or scalar.
+/// Fills the AVX-512 kernels for trees a and b: width 16 (1-vs-16, no N-vs-N) or width 4 (the seed's 4×4
+/// N-vs-N in one register, with the same 1-vs-4 as AVX2). False when the compiler could not build them,
+/// the CPU lacks AVX-512F, or KOLLIDE_SIMD is set to avx2 or scalar.
 bool kl_bvh_kernels_avx512(const kl_bvh* a, const kl_bvh* b, kl_bvh_kernels* kernels);
+
+/// Whether this build has the SIMD kernels: bvh_traverse_kernel.h compiled for AVX2 (widths 8 and 4)
+/// and, where the compiler can generate AVX-512F, for AVX-512 (widths 16 and 4). The functions below
+/// fill the kernels of one of them for trees a and b of its width, without a CPU check.
+#if defined(KOLLIDE_AVX2) && defined(__x86_64__) && defined(__GNUC__)
+#define KL_BVH_AVX2 1
+void kl_bvh_kernels_avx2_w8(const kl_bvh* a, const kl_bvh* b, kl_bvh_kernels* kernels);
+void kl_bvh_kernels_avx2_w4(const kl_bvh* a, const kl_bvh* b, kl_bvh_kernels* kernels);
+#if defined(KOLLIDE_AVX512)
+#define KL_BVH_AVX512 1
+void kl_bvh_kernels_avx512_w16(const kl_bvh* a, const kl_bvh* b, kl_bvh_kernels* kernels);
+void kl_bvh_kernels_avx512_w4(const kl_bvh* a, const kl_bvh* b, kl_bvh_kernels* kernels);
+#endif
+#endif

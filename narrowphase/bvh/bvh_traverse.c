@@ -2,7 +2,8 @@
 // whose DOPs overlap descend into all child pairs; a leaf meeting a subtree descends that subtree alone.
 // Tree A's DOPs are realigned into B's frame per visited node (kl_kdop_plan); B's stay as stored. The
 // SIMD traversals keep realigned nodes in a per-thread, direct-mapped cache for the rest of the query. The
-// scalar kernels here are the reference; bvh_traverse_avx2.c and bvh_traverse_avx512.c have the SIMD ones.
+// scalar kernels here are the reference; the SIMD ones are bvh_traverse_kernel.h, compiled per instruction
+// set and width (bvh_traverse_avx2*.c, bvh_traverse_avx512*.c) and chosen here after a CPU check.
 // SPDX-License-Identifier: MIT
 #include "bvh.h"
 
@@ -528,6 +529,63 @@ static void traverse(kl_bvh_trav* tv)
 	stack_free(&st);
 }
 
+bool kl_bvh_kernels_avx2(const kl_bvh* a, const kl_bvh* b, kl_bvh_kernels* k)
+{
+	if (a->width != b->width || (a->width != 8 && a->width != 4))
+	{
+		return false;
+	}
+#if defined(KL_BVH_AVX2)
+	__builtin_cpu_init();
+	if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma") ||
+		((a->fp16 || b->fp16) && !kl_cpu_has_f16c()))
+	{
+		return false;
+	}
+	(a->width == 8 ? kl_bvh_kernels_avx2_w8 : kl_bvh_kernels_avx2_w4)(a, b, k);
+	return true;
+#else
+	(void)k;
+	return false;
+#endif
+}
+
+#if defined(KL_BVH_AVX512)
+static pthread_once_t s_avx512_once = PTHREAD_ONCE_INIT;
+static bool s_avx512_allowed;
+
+/// AVX-512F on the CPU (with the OS saving its registers: __builtin_cpu_supports checks XCR0) and not
+/// turned off by KOLLIDE_SIMD=avx2 or scalar.
+static void avx512_detect(void)
+{
+	__builtin_cpu_init();
+	const char* env = getenv("KOLLIDE_SIMD");
+	bool capped = env != NULL && (strcmp(env, "avx2") == 0 || strcmp(env, "scalar") == 0);
+	s_avx512_allowed = !capped && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx2") &&
+					   __builtin_cpu_supports("fma") && kl_cpu_has_f16c();
+}
+#endif
+
+bool kl_bvh_kernels_avx512(const kl_bvh* a, const kl_bvh* b, kl_bvh_kernels* k)
+{
+	if (a->width != b->width || (a->width != 16 && a->width != 4))
+	{
+		return false;
+	}
+#if defined(KL_BVH_AVX512)
+	pthread_once(&s_avx512_once, avx512_detect);
+	if (!s_avx512_allowed)
+	{
+		return false;
+	}
+	(a->width == 16 ? kl_bvh_kernels_avx512_w16 : kl_bvh_kernels_avx512_w4)(a, b, k);
+	return true;
+#else
+	(void)k;
+	return false;
+#endif
+}
+
 /// SIMD kernels for the pair of trees: AVX-512 for width 16 (and its 4×4 N-vs-N for width 4), AVX2 for
 /// widths 4 and 8.
 static bool simd_available(const kl_bvh* a, const kl_bvh* b, kl_bvh_traversal traversal, kl_bvh_kernels* k)
@@ -540,15 +598,11 @@ static bool simd_available(const kl_bvh* a, const kl_bvh* b, kl_bvh_traversal tr
 	{
 		return kl_bvh_kernels_avx512(a, b, k);
 	}
-	if (!kl_bvh_kernels_avx2(a, b, k))
+	if (a->width == 4 && traversal == KL_BVH_TRAVERSE_NVN && kl_bvh_kernels_avx512(a, b, k))
 	{
-		return false;
+		return true; // the one-register 4×4 N-vs-N
 	}
-	if (a->width == 4 && traversal == KL_BVH_TRAVERSE_NVN)
-	{
-		kl_bvh_kernels_avx512(a, b, k); // replaces nodes_nvn with the one-register 4×4 where available
-	}
-	return true;
+	return kl_bvh_kernels_avx2(a, b, k);
 }
 
 static kl_result validate_query(const kl_bvh* a, const kl_bvh* b, const kl_bvh_query* q, kl_bvh_result* r)

@@ -182,12 +182,14 @@ void kl_collide_capsules(const kl_collider* a, kl_transform xf_a, const kl_colli
 
 	// Lying side by side: both ends of the shared stretch, so one capsule rests stably on the
 	// other. Only the crossing angle within the contact plane matters; a tilt along the normal
-	// lifts one end, which the speculative cut-off then drops.
+	// lifts one end, which the speculative cut-off then drops. Each must lie beside the other (a
+	// tilted one can reach over the other's end while the other stops short of it), so that the
+	// pair gets the same points in either order.
 	float la = glms_vec3_norm(ua), lb = glms_vec3_norm(ub);
-	float lo, hi;
+	float lo, hi, lo_b, hi_b;
 	if (la > 0.0f && lb > 0.0f && fabsf(glms_vec3_dot(ua, ub)) > 0.9f * la * lb &&
 		fabsf(glms_vec3_dot(ub, glms_vec3_cross(ua, n))) < KL_PARALLEL_SINE * la * lb &&
-		kl_overlap_on_axis(a0, a1, b0, b1, &lo, &hi))
+		kl_overlap_on_axis(a0, a1, b0, b1, &lo, &hi) && kl_overlap_on_axis(b0, b1, a0, a1, &lo_b, &hi_b))
 	{
 		const float ts[2] = {lo, hi};
 		for (int k = 0; k < 2; ++k)

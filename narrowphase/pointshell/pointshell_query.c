@@ -70,7 +70,6 @@ typedef struct shell_task
 {
 	kl_ps_batch* batch;
 	kl_ps_model_view* views;
-	int parts;
 	bool failed[64];
 } shell_task;
 
@@ -110,13 +109,13 @@ static bool run_item(const kl_ps_batch* b, const shell_task* t, const kl_ps_work
 	}
 }
 
-/// The items of one partition into its own key list.
-static void run_partition(shell_task* t, int part)
+/// The items [begin, stop) of one partition into its own key list.
+static void run_partition(int begin, int stop, int part, int worker, void* context)
 {
+	(void)worker;
+	shell_task* t = context;
 	kl_ps_batch* b = t->batch;
 	bool by_sample = b->sample_items;
-	int begin, stop;
-	kl_partition_range(by_sample ? b->sample_count : b->item_count, t->parts, part, &begin, &stop);
 	struct kl_ps_worker_keys* out = b->per_worker + part;
 	out->count = 0;
 	int w = begin < stop ? kl_ps_find_work(b->works, b->work_count, begin, by_sample) : 0;
@@ -135,22 +134,11 @@ static void run_partition(shell_task* t, int part)
 	}
 }
 
-/// Partitions [start, end) (kl_task_fn), each into its own key list.
-static void run_items(int start, int end, int worker, void* context)
-{
-	(void)worker;
-	for (int part = start; part < end; ++part)
-	{
-		run_partition(context, part);
-	}
-}
-
 typedef struct triangle_task
 {
 	const kl_ps_batch* batch;
 	const kl_ps_pair_query* pairs;
 	uint8_t* keep;
-	int parts;
 } triangle_task;
 
 /// The alarm test of one key, as the GPU runs it.
@@ -162,30 +150,15 @@ static bool key_near(const kl_ps_batch* b, const kl_ps_pair_query* pairs, uint64
 	return kl_ps_candidate_near(&a, &v, b->world, key, q->margin, tolerance, 0, 1);
 }
 
-/// The triangle stage of partitions [start, end) of the keys.
-static void run_triangles(int start, int end, int worker, void* context)
+/// The triangle stage of keys [begin, end).
+static void run_triangles(int begin, int end, int part, int worker, void* context)
 {
-	triangle_task* t = context;
+	(void)part;
 	(void)worker;
-	int begin, stop, last_begin, last_stop;
-	kl_partition_range((int)t->batch->key_count, t->parts, start, &begin, &stop);
-	kl_partition_range((int)t->batch->key_count, t->parts, end - 1, &last_begin, &last_stop);
-	for (int i = begin; i < last_stop; ++i)
+	triangle_task* t = context;
+	for (int i = begin; i < end; ++i)
 	{
 		t->keep[i] = key_near(t->batch, t->pairs, t->batch->keys[i]) ? 1 : 0;
-	}
-}
-
-static void run_tasks(kl_thread_pool* pool, kl_task_fn* fn, int parts, void* context)
-{
-	if (pool != NULL)
-	{
-		kl_thread_pool_run(pool, fn, parts, context);
-		return;
-	}
-	for (int p = 0; p < parts; ++p)
-	{
-		fn(p, p + 1, 0, context);
 	}
 }
 
@@ -287,8 +260,8 @@ kl_result kl_ps_search_cpu(const kl_ps_pair_query* pairs, int pair_count, bool f
 	memset(&task, 0, sizeof(task));
 	task.batch = b;
 	task.views = views;
-	task.parts = parts;
-	run_tasks(pool, run_items, parts, &task);
+	kl_parallel workers = kl_thread_pool_parallel(pool, parts);
+	kl_parallel_ranges(workers, b->sample_items ? b->sample_count : b->item_count, 0, run_partition, &task);
 	for (int p = 0; p < parts; ++p)
 	{
 		if (task.failed[p])
@@ -306,8 +279,8 @@ kl_result kl_ps_search_cpu(const kl_ps_pair_query* pairs, int pair_count, bool f
 	double t2 = kl_time_seconds();
 	stats->sort_ms = 1e3 * (t2 - t1);
 	// The spare buffer holds the flags of the triangle stage (a byte per key fits in 8).
-	triangle_task tt = {b, pairs, (uint8_t*)b->spare, parts};
-	run_tasks(pool, run_triangles, parts, &tt);
+	triangle_task tt = {b, pairs, (uint8_t*)b->spare};
+	kl_parallel_ranges(workers, (int)b->key_count, 0, run_triangles, &tt);
 	uint32_t kept = 0;
 	for (uint32_t i = 0; i < b->key_count; ++i)
 	{

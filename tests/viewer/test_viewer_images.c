@@ -258,11 +258,7 @@ static void test_card_house(void** state)
 static void test_falling_boxes(void** state)
 {
 	(void)state;
-	if (kl_scene_find("falling_boxes") == NULL)
-	{
-		printf("falling_boxes is not registered: skipped\n");
-		skip();
-	}
+	assert_non_null(kl_scene_find("falling_boxes"));
 	check_scene("falling_boxes");
 }
 
