@@ -175,6 +175,12 @@ kl_result kl_body_set_target_transform(kl_body_id id, kl_transform target, float
 	{
 		return kl_fail(KL_ERR_INVALID_ARGUMENT, "target transform needs dt > 0 and a finite, non-zero quaternion");
 	}
+	// The velocities are the move scaled by 1/dt, which is Inf for a denormal dt: a coordinate
+	// that does not move would become 0 · Inf = NaN.
+	if (!isfinite(1.0f / dt))
+	{
+		return kl_fail(KL_ERR_INVALID_ARGUMENT, "target transform: dt %g s is too short (1/dt overflows)", (double)dt);
+	}
 	if (kl_check_coordinates(world, target.p, KL_MAX_COORDINATE, "target position") != KL_OK)
 	{
 		return KL_ERR_INVALID_ARGUMENT;

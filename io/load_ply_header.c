@@ -304,6 +304,12 @@ kl_result kl_ply_parse_header(const char* data, size_t length, ply_header* h)
 			return kl_fail(KL_ERR_PARSE, "PLY: no 'end_header' line in the first %zu bytes", limit);
 		}
 		size_t n = (size_t)(newline - (data + pos));
+		// The header is text, and its comments are handed on as C strings (kl_ply_mesh.comments),
+		// which a NUL byte would end inside the line.
+		if (line > 1 && memchr(data + pos, '\0', n) != NULL)
+		{
+			return kl_fail(KL_ERR_PARSE, "PLY: header line %d holds a NUL byte", line);
+		}
 		header_line l;
 		kl_ply_split_line(data + pos, n > 0 && data[pos + n - 1] == '\r' ? n - 1 : n, &l);
 		pos += n + 1;

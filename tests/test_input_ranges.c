@@ -190,6 +190,71 @@ static void test_kinematic_speeds(void** state)
 	kl_destroy_world(world);
 }
 
+// kl_body_set_target_transform scales the move by 1/dt. For a denormal dt (1e-43 s) that is Inf, and
+// a coordinate that does not move became 0 · Inf = NaN: such a dt is refused, and the body keeps its
+// velocities. A dt of 1e-30 s still works for a target the body is already at.
+static void test_target_transform_short_dt(void** state)
+{
+	(void)state;
+	kl_world_id world = make_world();
+	kl_body_id body = make_body(world, KL_BODY_KINEMATIC, kl_vec3(0, 0, 0));
+	kl_shape_def sd = kl_default_shape_def();
+	assert_true(KL_IS_NON_NULL(kl_create_sphere_shape(body, &sd, 0.5f)));
+	assert_int_equal(kl_body_set_linear_velocity(body, kl_vec3(1, 2, 3)), KL_OK);
+	kl_clear_error();
+	uint32_t hash = kl_world_hash_transforms(world);
+	kl_transform moved = {kl_vec3(1, 0, 0), glms_quat_identity()};
+	kl_transform here = {kl_vec3(0, 0, 0), glms_quat_identity()};
+	const float tiny = 1.0e-43f;
+	assert_true(tiny > 0.0f && isinf(1.0f / tiny));
+	assert_int_equal(kl_body_set_target_transform(body, moved, tiny), KL_ERR_INVALID_ARGUMENT);
+	expect_refused(KL_ERR_INVALID_ARGUMENT, "is too short", "1/dt overflows");
+	assert_int_equal(kl_body_set_target_transform(body, here, tiny), KL_ERR_INVALID_ARGUMENT);
+	expect_refused(KL_ERR_INVALID_ARGUMENT, "is too short", "1/dt overflows");
+	vec3s v = kl_body_get_linear_velocity(body);
+	assert_true(v.x == 1.0f && v.y == 2.0f && v.z == 3.0f);
+	assert_true(body_is_finite(body));
+	assert_int_equal(kl_world_hash_transforms(world), hash);
+
+	assert_int_equal(kl_body_set_target_transform(body, here, 1.0e-30f), KL_OK);
+	expect_no_error();
+	v = kl_body_get_linear_velocity(body);
+	assert_true(v.x == 0.0f && v.y == 0.0f && v.z == 0.0f);
+	assert_int_equal(kl_body_set_target_transform(body, moved, 1.0e-30f), KL_ERR_INVALID_ARGUMENT);
+	expect_refused(KL_ERR_INVALID_ARGUMENT, "target transform", "100000");
+	assert_int_equal(kl_world_step(world, 1.0f / 60.0f, 4), KL_OK);
+	assert_true(body_is_finite(body));
+	kl_destroy_world(world);
+}
+
+// A dynamic sphere of radius 2048 m at density 1000 (3.6e13 kg, principal moments 6e19 kg m²) with
+// a dynamic capsule inside it: a float determinant of that inertia overflows, and the capsule's pose
+// became NaN at the first contact. Inverted at a power-of-two scale, both stay finite, and the big
+// sphere still turns under an angular impulse.
+static void test_large_sphere_inertia(void** state)
+{
+	(void)state;
+	kl_world_id world = make_world();
+	kl_body_id big = make_body(world, KL_BODY_DYNAMIC, kl_vec3(0, 0, 0));
+	kl_body_id small = make_body(world, KL_BODY_DYNAMIC, kl_vec3(0, 0, 0));
+	kl_shape_def sd = kl_default_shape_def();
+	sd.material.density = 1000.0f;
+	assert_true(KL_IS_NON_NULL(kl_create_sphere_shape(big, &sd, 2048.0f)));
+	assert_true(KL_IS_NON_NULL(kl_create_capsule_shape(small, &sd, 0.625f, 0.625f)));
+	expect_no_error();
+	kl_principal_inertia p = kl_body_get_principal_inertia(big);
+	assert_true(p.moments.x > 1e19f && p.moments.x < KL_MAX_INERTIA);
+	assert_true(mass_is_finite(big) && mass_is_finite(small));
+	assert_int_equal(kl_body_apply_angular_impulse(big, kl_vec3(0, 0, 1e19f), true), KL_OK);
+	for (int i = 0; i < 30; ++i)
+	{
+		assert_int_equal(kl_world_step(world, 1.0f / 60.0f, 4), KL_OK);
+		assert_true(body_is_finite(big) && body_is_finite(small));
+	}
+	assert_true(kl_body_get_angular_velocity(big).z > 0.0f);
+	kl_destroy_world(world);
+}
+
 // A box at local offset 1e20 next to one at the origin gave infinite inertia through the
 // parallel-axis term; bodies placed at 1e7 with joints, joint anchors of 1e5 and more, and
 // densities of 1e26 ended in NaN.
@@ -764,6 +829,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_huge_round_shapes_refused),
 		cmocka_unit_test(test_kinematic_speeds),
+		cmocka_unit_test(test_target_transform_short_dt),
+		cmocka_unit_test(test_large_sphere_inertia),
 		cmocka_unit_test(test_offsets_positions_and_densities),
 		cmocka_unit_test(test_mass_overrides_and_joint_values),
 		cmocka_unit_test(test_speeds_refused_or_held),

@@ -286,6 +286,36 @@ static void test_malformed(void** state)
 	assert_int_equal(kl_ply_save(NULL, &m), KL_ERR_INVALID_ARGUMENT);
 }
 
+/// A NUL byte in a header line is refused by both parsers with the line's number: the header is
+/// text, and a NUL copied into kl_ply_mesh.comments (a C string) would end it inside that comment,
+/// losing the comment's rest and every later one. A NUL in the first line is not a PLY file. The
+/// same header without the NUL keeps both comments, each ended by a newline.
+static void test_nul_in_header(void** state)
+{
+	(void)state;
+	static const char text[] = HEAD "comment min=0\0max=1\ncomment second line\n" XYZ FACE TRI_VERTS "3 0 1 2\n";
+	size_t n = sizeof(text) - 1;
+	assert_non_null(memchr(text, '\0', n));
+	kl_ply_mesh m;
+	assert_int_equal(kl_ply_parse(text, n, &m), KL_ERR_PARSE);
+	assert_non_null(strstr(kl_last_error(), "PLY: header line 3 holds a NUL byte"));
+	assert_null(m.comments);
+	kl_mesh_data d;
+	assert_int_equal(kl_mesh_data_parse_ply(text, n, &d), KL_ERR_PARSE);
+	assert_non_null(strstr(kl_last_error(), "header line 3 holds a NUL byte"));
+	assert_null(d.vertices);
+	static const char first[] = "ply\0\nformat ascii 1.0\n" XYZ FACE TRI_VERTS "3 0 1 2\n";
+	assert_int_equal(kl_ply_parse(first, sizeof(first) - 1, &m), KL_ERR_PARSE);
+	assert_non_null(strstr(kl_last_error(), "not a PLY file"));
+
+	char clean[sizeof(text)];
+	memcpy(clean, text, sizeof(text));
+	*(char*)memchr(clean, '\0', n) = ' ';
+	assert_int_equal(kl_ply_parse(clean, n, &m), KL_OK);
+	assert_string_equal(m.comments, "min=0 max=1\nsecond line\n");
+	kl_ply_free(&m);
+}
+
 /// Random byte changes of valid ASCII and binary files: parsing returns, and a success is a mesh whose
 /// indices are in range.
 static void test_mutations(void** state)
@@ -333,6 +363,7 @@ int main(void)
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_binary),
 		cmocka_unit_test(test_malformed),
+		cmocka_unit_test(test_nul_in_header),
 		cmocka_unit_test(test_mutations),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

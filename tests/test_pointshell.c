@@ -1108,6 +1108,63 @@ static void test_bad_input(void** state)
 	kl_pointshell_destroy(flat);
 }
 
+/// Slivers up to an aspect of 10⁷ (1 wide, up to 10⁷ long, as in an OBJ a fuzzer wrote) build, with
+/// their coverage still bounding every point's distance to a sample: their fine coverage cells are
+/// square at the long side's scale, so along the short side a cell lies many grid cells out, past
+/// the grid, where the mask has no sample.
+static void test_slivers(void** state)
+{
+	(void)state;
+	const float lengths[] = {1e3f, 1e5f, 1e6f, 1e7f};
+	for (int i = 0; i < 4; ++i)
+	{
+		vec3s v[3] = {{{0.0f, 0.0f, lengths[i]}}, {{1.0f, 0.0f, 1.0f}}, {{1.0f, 0.0f, 0.0f}}};
+		int32_t tri[3] = {0, 1, 2};
+		kl_pointshell* m = kl_pointshell_build(v, 3, tri, 1, NULL, NULL, NULL);
+		assert_non_null(m);
+		check_model(m);
+		check_coverage(m, 11u + (uint32_t)i);
+		assert_true(isfinite(m->coverage) && m->coverage > 0.0f && m->coverage < lengths[i]);
+		kl_pointshell_destroy(m);
+	}
+}
+
+/// Vertices beyond ±1e8 (1e5 at a length unit of 1000, the farthest out a world holds a shape) are
+/// refused with a message naming the vertex and the range: at 2e19 the squared edge lengths overflow
+/// and the grid's sizes become NaN. kl_mesh_build with the point-shell model refuses such a mesh
+/// with the same message and frees what it built; without the model the mesh builds.
+static void test_far_vertices(void** state)
+{
+	(void)state;
+	int32_t tri[3] = {0, 1, 2};
+	const float far[] = {1.0000001e8f, 2e19f, 3e38f};
+	for (int i = 0; i < 3; ++i)
+	{
+		vec3s v[3] = {{{-far[i], 0.0f, 0.0f}}, {{far[i], 0.0f, 0.0f}}, {{0.0f, far[i], 0.0f}}};
+		assert_null(kl_pointshell_build(v, 3, tri, 1, NULL, NULL, NULL));
+		assert_non_null(strstr(kl_last_error(), "point shell: vertex 0"));
+		assert_non_null(strstr(kl_last_error(), "out of range [-1e+08, 1e+08]"));
+		kl_mesh_def def = kl_default_mesh_def();
+		def.vertices = v;
+		def.vertex_count = 3;
+		def.indices = tri;
+		def.triangle_count = 1;
+		def.build_pointshell = true;
+		assert_null(kl_mesh_build(&def));
+		assert_non_null(strstr(kl_last_error(), "out of range [-1e+08, 1e+08]"));
+		def.build_pointshell = false;
+		kl_mesh* plain = kl_mesh_build(&def);
+		assert_non_null(plain);
+		kl_mesh_release(plain);
+	}
+	vec3s edge[3] = {{{-1e8f, 0.0f, 0.0f}}, {{1e8f, 0.0f, 0.0f}}, {{0.0f, 1e8f, 0.0f}}};
+	kl_pointshell* m = kl_pointshell_build(edge, 3, tri, 1, NULL, NULL, NULL);
+	assert_non_null(m);
+	check_model(m);
+	check_coverage(m, 5u);
+	kl_pointshell_destroy(m);
+}
+
 int main(void)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0); // measured figures interleave with cmocka's lines
@@ -1125,6 +1182,8 @@ int main(void)
 		cmocka_unit_test(test_batch_of_pairs),
 		cmocka_unit_test(test_sample_items_equal_triangle_items),
 		cmocka_unit_test(test_bad_input),
+		cmocka_unit_test(test_slivers),
+		cmocka_unit_test(test_far_vertices),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -7,6 +7,8 @@
 
 #include "gpu.h"
 
+#include <kollide/types.h>
+
 #include <float.h>
 #include <stdatomic.h>
 #include <string.h>
@@ -88,6 +90,11 @@ kl_pointshell_memory kl_pointshell_memory_of(const kl_pointshell* m)
 
 // ---------------------------------------------------------------------------------------------
 
+/// The largest vertex coordinate a point-shell model is built for: the farthest out a world holds a
+/// shape (KL_MAX_COORDINATE at the largest length unit). Squared edge lengths, which the spacing
+/// and each triangle's grid frame are computed from, overflow float from about 1.8e19 on.
+#define KL_PS_MAX_COORDINATE (KL_MAX_COORDINATE * KL_MAX_LENGTH_UNITS)
+
 static kl_result check_input(const vec3s* vertices, int vertex_count, const int32_t* indices, int triangle_count,
 							 const kl_pointshell_build_def* def)
 {
@@ -122,9 +129,13 @@ static kl_result check_input(const vec3s* vertices, int vertex_count, const int3
 	}
 	for (int i = 0; i < vertex_count; ++i)
 	{
-		if (!isfinite(vertices[i].x) || !isfinite(vertices[i].y) || !isfinite(vertices[i].z))
+		vec3s p = vertices[i];
+		if (!(fabsf(p.x) <= KL_PS_MAX_COORDINATE && fabsf(p.y) <= KL_PS_MAX_COORDINATE &&
+			  fabsf(p.z) <= KL_PS_MAX_COORDINATE))
 		{
-			return kl_fail(KL_ERR_INVALID_ARGUMENT, "point shell: vertex %d is not finite", i);
+			return kl_fail(KL_ERR_INVALID_ARGUMENT, "point shell: vertex %d (%g, %g, %g) is out of range [%g, %g]", i,
+						   (double)p.x, (double)p.y, (double)p.z, -(double)KL_PS_MAX_COORDINATE,
+						   (double)KL_PS_MAX_COORDINATE);
 		}
 	}
 	return KL_OK;

@@ -252,11 +252,12 @@ KL_HD static inline kl_ps_f3 kl_ps_grid_point(kl_ps_f3 origin, kl_ps_f3 u, kl_ps
 	return kl_ps_add(origin, kl_ps_add(kl_ps_scale(u, (float)i * cell[0]), kl_ps_scale(v, (float)j * cell[1])));
 }
 
-/// Samples along each edge: enough that neighbours are at most `spacing` apart, at most 16.
+/// Samples along each edge: enough that neighbours are at most `spacing` apart, at most 16 (16 for
+/// NaN, so that no cast sees it).
 KL_HD static inline int kl_ps_edge_sample_count(float length, float spacing)
 {
 	float n = spacing > 0.0f ? ceilf(length / spacing) : (float)KL_PS_EDGE_SAMPLES;
-	return n < 1.0f ? 1 : (n > (float)KL_PS_EDGE_SAMPLES ? KL_PS_EDGE_SAMPLES : (int)n);
+	return n < 1.0f ? 1 : (n < (float)KL_PS_EDGE_SAMPLES ? (int)n : KL_PS_EDGE_SAMPLES);
 }
 
 /// Edge sample s of edge e (start vertex included, end vertex left to the next edge).

@@ -36,21 +36,35 @@ float kl_ps_auto_spacing(const kl_ps_model_view* v)
 	return median / 3.0f;
 }
 
-/// The grid count along an extent: samples at most `spacing` apart, 2 to 16.
+/// The grid count along an extent: samples at most `spacing` apart, 2 to 16 (16 for NaN, so that
+/// no cast sees it).
 static int grid_count(float extent, float spacing)
 {
 	double n = ceil((double)extent / (double)spacing) + 1.0;
-	return n < 2.0 ? 2 : (n > KL_PS_GRID ? KL_PS_GRID : (int)n);
+	return n < 2.0 ? 2 : (n < KL_PS_GRID ? (int)n : KL_PS_GRID);
 }
 
 /// Fine cells per grid cell side for the measured coverage (measured_coverage).
 #define KL_PS_FINE 4
 
-/// Whether grid sample (i, j) is in the mask.
+/// Whether grid sample (i, j) is in the mask; false outside the grid.
 static bool mask_has(const kl_ps_mask* mask, int i, int j)
 {
+	if (i < 0 || j < 0 || i >= KL_PS_GRID || j >= KL_PS_GRID)
+	{
+		return false;
+	}
 	int bit = KL_PS_GRID * j + i;
-	return i >= 0 && j >= 0 && i < KL_PS_GRID && j < KL_PS_GRID && ((mask->bits[bit / 64] >> (bit % 64)) & 1u) != 0u;
+	return ((mask->bits[bit / 64] >> (bit % 64)) & 1u) != 0u;
+}
+
+/// The grid cell index of a coordinate x >= 0 along a side of cell size `cell`, held to KL_PS_GRID
+/// (past the last sample: mask_has finds nothing there). A sliver's fine cells are square at the
+/// long side's scale, so along its short side x / cell reaches far beyond int.
+static int grid_cell(float x, float cell)
+{
+	float g = x / cell;
+	return g < (float)KL_PS_GRID ? (int)g : KL_PS_GRID;
 }
 
 /// The coverage of a rasterised triangle, measured. Its plane is cut into square cells of side δ (a
@@ -97,7 +111,7 @@ static float measured_coverage(const kl_ps_f3 t[3], const kl_ps_mask* mask, kl_p
 			}
 			kl_ps_f3 c = kl_ps_add(origin, kl_ps_add(kl_ps_scale(u, x), kl_ps_scale(v, y)));
 			float nearest = 1e30f;
-			int gi = (int)(x / mask->cell[0]), gj = (int)(y / mask->cell[1]);
+			int gi = grid_cell(x, mask->cell[0]), gj = grid_cell(y, mask->cell[1]);
 			for (int corner = 0; corner < 4; ++corner)
 			{
 				int ci = gi + (corner & 1), cj = gj + (corner >> 1);
