@@ -2,6 +2,7 @@
 // ground, a plane and a static mesh, and two meshed cubes stacked, with no growing penetration and
 // the same hashes for 1 and 2 workers.
 #include "kl_test.h"
+#include "kl_test_cube.h"
 
 #include <kollide/kollide.h>
 
@@ -10,26 +11,6 @@
 
 #include <string.h>
 
-// Cube [-0.5, 0.5]^3, outward counter-clockwise.
-static const vec3s k_cube_vertices[8] = {
-	{{-0.5f, -0.5f, -0.5f}}, {{0.5f, -0.5f, -0.5f}}, {{0.5f, 0.5f, -0.5f}}, {{-0.5f, 0.5f, -0.5f}},
-	{{-0.5f, -0.5f, 0.5f}},	 {{0.5f, -0.5f, 0.5f}},	 {{0.5f, 0.5f, 0.5f}},	 {{-0.5f, 0.5f, 0.5f}},
-};
-static const int32_t k_cube_indices[36] = {
-	0, 3, 2, 0, 2, 1, 4, 5, 6, 4, 6, 7, 0, 1, 5, 0, 5, 4, 3, 7, 6, 3, 6, 2, 0, 4, 7, 0, 7, 3, 1, 2, 6, 1, 6, 5,
-};
-
-static kl_mesh* cube_mesh(void)
-{
-	kl_mesh_def def = kl_default_mesh_def();
-	def.vertices = k_cube_vertices;
-	def.vertex_count = 8;
-	def.indices = k_cube_indices;
-	def.triangle_count = 12;
-	kl_mesh* mesh = kl_mesh_build(&def);
-	assert_non_null(mesh);
-	return mesh;
-}
 
 typedef enum ground_kind
 {
@@ -83,7 +64,7 @@ static kl_body_id add_mesh_body(kl_world_id world, kl_mesh* mesh, vec3s position
 static void test_cube_rests_on_grounds(void** state)
 {
 	(void)state;
-	kl_mesh* mesh = cube_mesh();
+	kl_mesh* mesh = kl_test_cube_mesh();
 	for (int g = GROUND_BOX; g <= GROUND_MESH; ++g)
 	{
 		kl_world_id world = make_world(1, (ground_kind)g, mesh);
@@ -115,7 +96,7 @@ static void test_cube_rests_on_grounds(void** state)
 static void test_mesh_stack(void** state)
 {
 	(void)state;
-	kl_mesh* mesh = cube_mesh();
+	kl_mesh* mesh = kl_test_cube_mesh();
 	uint32_t hashes[2];
 	for (int workers = 1; workers <= 2; ++workers)
 	{
@@ -145,7 +126,7 @@ static void test_mesh_stack(void** state)
 static void test_round_shapes_on_mesh(void** state)
 {
 	(void)state;
-	kl_mesh* mesh = cube_mesh();
+	kl_mesh* mesh = kl_test_cube_mesh();
 	kl_world_id world = make_world(1, GROUND_MESH, mesh);
 	kl_shape_def sd = kl_default_shape_def();
 	kl_body_def bd = kl_default_body_def();
@@ -325,7 +306,7 @@ static float lowest_corner(kl_body_id body, vec3s scale)
 	float lowest = INFINITY;
 	for (int i = 0; i < 8; ++i)
 	{
-		vec3s corner = glms_vec3_mul(k_cube_vertices[i], scale);
+		vec3s corner = glms_vec3_mul(kl_test_cube_vertices[i], scale);
 		vec3s w = glms_vec3_add(kl_body_get_position(body), kl_rotate(kl_body_get_rotation(body), corner));
 		lowest = fminf(lowest, w.z);
 	}
@@ -339,7 +320,7 @@ static float lowest_corner(kl_body_id body, vec3s scale)
 static void test_plate_sunk_into_box_ground(void** state)
 {
 	(void)state;
-	kl_mesh* mesh = cube_mesh();
+	kl_mesh* mesh = kl_test_cube_mesh();
 	const vec3s scale = kl_vec3(0.1f, 0.1f, 0.016f);
 	const float tilt = 0.3f;
 	const float depths[] = {0.005f, 0.015f, 0.03f};
@@ -453,7 +434,7 @@ static float drop_cube_on_cube(kl_mesh* mesh, float size, vec3s p, versors q, fl
 static void test_aligned_cubes_stack(void** state)
 {
 	(void)state;
-	kl_mesh* mesh = cube_mesh();
+	kl_mesh* mesh = kl_test_cube_mesh();
 	const float gaps[3] = {0.0f, 0.0005f, 0.01f};
 	const float shifts[2] = {0.0f, 0.02f};
 	for (int g = 0; g < 3; ++g)

@@ -2,6 +2,7 @@
 // shape (sphere, capsule, box, hull, mesh) and whether the sensor is a box or a mesh, also while it
 // lies wholly inside; a sensor reports only with sensor events enabled on its own shape.
 #include "kl_test.h"
+#include "kl_test_cube.h"
 
 #include <kollide/kollide.h>
 
@@ -23,26 +24,6 @@ typedef enum visitor_kind
 
 static const char* const k_visitor_names[VISITOR_COUNT] = {"sphere", "capsule", "box", "hull", "mesh (torus knot)"};
 
-// Cube [-0.5, 0.5]^3, outward counter-clockwise.
-static const vec3s k_cube_vertices[8] = {
-	{{-0.5f, -0.5f, -0.5f}}, {{0.5f, -0.5f, -0.5f}}, {{0.5f, 0.5f, -0.5f}}, {{-0.5f, 0.5f, -0.5f}},
-	{{-0.5f, -0.5f, 0.5f}},	 {{0.5f, -0.5f, 0.5f}},	 {{0.5f, 0.5f, 0.5f}},	 {{-0.5f, 0.5f, 0.5f}},
-};
-static const int32_t k_cube_indices[36] = {
-	0, 3, 2, 0, 2, 1, 4, 5, 6, 4, 6, 7, 0, 1, 5, 0, 5, 4, 3, 7, 6, 3, 6, 2, 0, 4, 7, 0, 7, 3, 1, 2, 6, 1, 6, 5,
-};
-
-static kl_mesh* cube_mesh(void)
-{
-	kl_mesh_def def = kl_default_mesh_def();
-	def.vertices = k_cube_vertices;
-	def.vertex_count = 8;
-	def.indices = k_cube_indices;
-	def.triangle_count = 12;
-	kl_mesh* mesh = kl_mesh_build(&def);
-	assert_non_null(mesh);
-	return mesh;
-}
 
 /// The torus knot of the mesh pile (a 9 mm tube, about 0.25 m across).
 static kl_mesh* knot_mesh(void)
@@ -141,7 +122,7 @@ static pass_events drop_through(visitor_kind kind, bool mesh_sensor, bool sensor
 static void test_one_begin_one_end_per_pass(void** state)
 {
 	(void)state;
-	kl_mesh* cube = cube_mesh();
+	kl_mesh* cube = kl_test_cube_mesh();
 	kl_mesh* knot = knot_mesh();
 	for (int sensor = 0; sensor < 2; ++sensor)
 	{
@@ -166,7 +147,7 @@ static void test_one_begin_one_end_per_pass(void** state)
 static void test_sensor_needs_sensor_events(void** state)
 {
 	(void)state;
-	kl_mesh* cube = cube_mesh();
+	kl_mesh* cube = kl_test_cube_mesh();
 	kl_mesh* knot = knot_mesh();
 	for (int kind = 0; kind < VISITOR_COUNT; ++kind)
 	{
