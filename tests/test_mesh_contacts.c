@@ -19,12 +19,9 @@ typedef enum ground_kind
 	GROUND_MESH,
 } ground_kind;
 
-static kl_world_id make_world(int workers, ground_kind ground, kl_mesh* mesh)
+/// The ground of the given kind: a plane at z = 0, or a box or a box mesh with its top face there.
+static void add_ground(kl_world_id world, ground_kind ground, kl_mesh* mesh)
 {
-	kl_world_def wd = kl_default_world_def();
-	wd.worker_count = workers;
-	wd.enable_sleep = false; // the criteria are about resting contact, not about sleeping
-	kl_world_id world = kl_create_world(&wd);
 	kl_body_def bd = kl_default_body_def();
 	kl_shape_def sd = kl_default_shape_def();
 	if (ground == GROUND_PLANE)
@@ -45,6 +42,15 @@ static kl_world_id make_world(int workers, ground_kind ground, kl_mesh* mesh)
 		kl_body_id g = kl_create_body(world, &bd);
 		assert_true(KL_IS_NON_NULL(kl_create_mesh_shape(g, &sd, mesh, kl_vec3(20.0f, 20.0f, 5.0f))));
 	}
+}
+
+static kl_world_id make_world(int workers, ground_kind ground, kl_mesh* mesh)
+{
+	kl_world_def wd = kl_default_world_def();
+	wd.worker_count = workers;
+	wd.enable_sleep = false; // the criteria are about resting contact, not about sleeping
+	kl_world_id world = kl_create_world(&wd);
+	add_ground(world, ground, mesh);
 	return world;
 }
 
@@ -473,20 +479,7 @@ static rest_result drop_on(ground_kind ground, kl_mesh* mesh, float tilt, int st
 {
 	kl_world_def wd = kl_default_world_def();
 	kl_world_id world = kl_create_world(&wd);
-	kl_body_def bd = kl_default_body_def();
-	kl_shape_def sd = kl_default_shape_def();
-	if (ground == GROUND_PLANE)
-	{
-		kl_body_id g = kl_create_body(world, &bd);
-		kl_plane plane = {kl_vec3(0.0f, 0.0f, 1.0f), 0.0f};
-		assert_true(KL_IS_NON_NULL(kl_create_plane_shape(g, &sd, plane)));
-	}
-	else
-	{
-		bd.position = kl_vec3(0.0f, 0.0f, -0.5f);
-		kl_body_id g = kl_create_body(world, &bd);
-		assert_true(KL_IS_NON_NULL(kl_create_box_shape(g, &sd, kl_vec3(10.0f, 10.0f, 0.5f))));
-	}
+	add_ground(world, ground, NULL);
 	versors q = glms_quatv(tilt, glms_vec3_normalize(kl_vec3(1.0f, 0.5f, 0.0f)));
 	kl_body_id body = add_mesh_body(world, mesh, kl_vec3(0.0f, 0.0f, 0.2f), q);
 	rest_result r = {-1, 0.0f, 0.0f};
