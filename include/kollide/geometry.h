@@ -34,6 +34,13 @@ KL_API kl_mass_data kl_mass_data_add(kl_mass_data a, kl_mass_data b);
 /// Diagonalises a symmetric inertia tensor (Jacobi rotations in double precision).
 KL_API kl_principal_inertia kl_compute_principal_inertia(mat3s inertia);
 
+/// A sphere in a shape's frame: the element of inner-sphere packings and sphere trees.
+typedef struct kl_sphere
+{
+	vec3s center;
+	float radius;
+} kl_sphere;
+
 // ---------------------------------------------------------------------------------------------
 // Convex hulls
 
