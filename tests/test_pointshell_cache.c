@@ -212,20 +212,25 @@ static void test_cache_file(void** state)
 		memcpy(ps->entries + nodes[leaf].entry_begin, saved_entries, entry_count * sizeof(kl_ps_entry));
 	}
 	// Nor is one holding a number that a search computes with and that is not finite (a not-a-number
-	// coverage culled every pair): a conglomerate's coverage or cube, the object's box (in the
+	// coverage culled every pair) or so large that its square is not (a box of half size 3e38
+	// overflowed the distance bounds): a conglomerate's coverage or cube, the object's box (in the
 	// header), a triangle's coverage or cell, a sample, an entry's sphere.
 	kl_pointshell* model = built->pointshell;
 	float* values[] = {&model->congs[0].coverage, &model->congs[0].root_min.z, &model->obb.center.x,
 					   &model->obb.half[2], &model->tri_coverage[0], &model->masks[0].cell[1],
 					   &model->points[0].y, &model->entries[0].radius, &model->entries[0].center.x};
+	const float unusable[] = {NAN, INFINITY, 3e38f};
 	for (size_t i = 0; i < sizeof(values) / sizeof(values[0]); ++i)
 	{
-		float saved = *values[i];
-		*values[i] = i % 2 == 0 ? NAN : INFINITY;
-		assert_int_equal(kl_pointshell_save(path, built->pointshell, &cut_def), KL_OK);
-		assert_null(kl_pointshell_load(path, built->vertices, built->info.vertex_count, built->indices,
-									   built->info.triangle_count, &cut_def));
-		*values[i] = saved;
+		for (size_t u = 0; u < sizeof(unusable) / sizeof(unusable[0]); ++u)
+		{
+			float saved = *values[i];
+			*values[i] = unusable[u];
+			assert_int_equal(kl_pointshell_save(path, built->pointshell, &cut_def), KL_OK);
+			assert_null(kl_pointshell_load(path, built->vertices, built->info.vertex_count, built->indices,
+										   built->info.triangle_count, &cut_def));
+			*values[i] = saved;
+		}
 	}
 	// Unchanged, it loads again.
 	assert_int_equal(kl_pointshell_save(path, built->pointshell, &cut_def), KL_OK);

@@ -90,12 +90,7 @@ kl_pointshell_memory kl_pointshell_memory_of(const kl_pointshell* m)
 
 // ---------------------------------------------------------------------------------------------
 
-/// The largest vertex coordinate a point-shell model is built for: the farthest out a world holds a
-/// shape (KL_MAX_COORDINATE at the largest length unit). Squared edge lengths, which the spacing
-/// and each triangle's grid frame are computed from, overflow float from about 1.8e19 on.
-#define KL_PS_MAX_COORDINATE (KL_MAX_COORDINATE * KL_MAX_LENGTH_UNITS)
-
-static kl_result check_input(const vec3s* vertices, int vertex_count, const int32_t* indices, int triangle_count,
+kl_result kl_ps_check_input(const vec3s* vertices, int vertex_count, const int32_t* indices, int triangle_count,
 							 const kl_pointshell_build_def* def)
 {
 	if (vertices == NULL || indices == NULL || vertex_count <= 0 || triangle_count <= 0)
@@ -147,7 +142,7 @@ kl_pointshell* kl_pointshell_build(const vec3s* vertices, int vertex_count, cons
 {
 	kl_pointshell_build_def defaults = kl_pointshell_default_build_def();
 	def = def != NULL ? def : &defaults;
-	if (check_input(vertices, vertex_count, indices, triangle_count, def) != KL_OK)
+	if (kl_ps_check_input(vertices, vertex_count, indices, triangle_count, def) != KL_OK)
 	{
 		return NULL;
 	}

@@ -6,6 +6,18 @@
 
 #include "pointshell.h"
 
+#include <kollide/types.h>
+
+/// The largest vertex coordinate a point-shell model is built for: the farthest out a world holds a
+/// shape (KL_MAX_COORDINATE at the largest length unit). Squared edge lengths, which the spacing
+/// and each triangle's grid frame are computed from, overflow float from about 1.8e19 on.
+#define KL_PS_MAX_COORDINATE (KL_MAX_COORDINATE * KL_MAX_LENGTH_UNITS)
+
+/// Checks a mesh and build settings before a model is built or read from a file: triangles present,
+/// indices in range, settings valid, every vertex within ±KL_PS_MAX_COORDINATE.
+kl_result kl_ps_check_input(const vec3s* vertices, int vertex_count, const int32_t* indices, int triangle_count,
+							const kl_pointshell_build_def* def);
+
 /// A third of the median edge length of the model's triangles: about four grid samples along a
 /// typical edge (the default sampling distance). -1 when out of memory.
 float kl_ps_auto_spacing(const kl_ps_model_view* v);

@@ -165,6 +165,10 @@ static bool remaining_is(FILE* f, uint64_t bytes)
 kl_pointshell* kl_pointshell_load(const char* path, const vec3s* vertices, int vertex_count, const int32_t* indices,
 								  int triangle_count, const kl_pointshell_build_def* def)
 {
+	if (kl_ps_check_input(vertices, vertex_count, indices, triangle_count, def) != KL_OK)
+	{
+		return NULL; // the build refuses the same input, with the message
+	}
 	FILE* f = fopen(path, "rb");
 	if (f == NULL)
 	{

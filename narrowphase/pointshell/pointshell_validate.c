@@ -1,7 +1,7 @@
 // Kollide narrowphase — the checks a point-shell model read from a file must pass before a search
 // uses it (pointshell_cache.c): a file whose hashes check out may still have been written by other
 // code, or crafted. Indices stay in their arrays, each octree is a tree whose walk ends and whose
-// cubes and point ranges nest, every number a search computes with is finite (a not-a-number
+// cubes and point ranges nest, every number a search computes with is finite and within a bound whose squares stay finite (a not-a-number
 // coverage or box would silently cull every pair), and the leaves hold their points where a search
 // looks for them.
 // SPDX-License-Identifier: MIT
@@ -134,14 +134,23 @@ static bool structure_ok(const kl_pointshell* m)
 	return true;
 }
 
+/// How far out a number of a model may lie: a few times the largest vertex coordinate a model is
+/// built for, so that the squares a search forms stay finite (built models lie well inside it).
+#define KL_PS_MAX_MODEL_VALUE (4.0f * KL_PS_MAX_COORDINATE)
+
+static bool in_range(float x)
+{
+	return fabsf(x) <= KL_PS_MAX_MODEL_VALUE; // false for NaN
+}
+
 static bool finite3(kl_ps_f3 v)
 {
-	return isfinite(v.x) && isfinite(v.y) && isfinite(v.z);
+	return in_range(v.x) && in_range(v.y) && in_range(v.z);
 }
 
 static bool finite_at_least_zero(float x)
 {
-	return isfinite(x) && x >= 0.0f;
+	return in_range(x) && x >= 0.0f;
 }
 
 static bool obb_ok(const kl_ps_obb* b)
@@ -157,11 +166,12 @@ static bool obb_ok(const kl_ps_obb* b)
 /// Whether every float of the model a search reads is finite (and not negative where it is a size).
 static bool values_ok(const kl_pointshell* m)
 {
-	bool ok = finite_at_least_zero(m->coverage) && isfinite(m->spacing) && m->spacing > 0.0f && obb_ok(&m->obb);
+	bool ok = finite_at_least_zero(m->coverage) && in_range(m->spacing) && m->spacing > 0.0f && obb_ok(&m->obb);
 	for (int g = 0; ok && g < m->cong_count; ++g)
 	{
 		const kl_ps_conglomerate* c = m->congs + g;
-		ok = finite_at_least_zero(c->coverage) && finite3(c->root_min) && isfinite(c->root_edge) && obb_ok(&c->obb);
+		ok = finite_at_least_zero(c->coverage) && finite3(c->root_min) && finite_at_least_zero(c->root_edge) &&
+			 obb_ok(&c->obb);
 	}
 	for (int t = 0; ok && t < m->triangle_count; ++t)
 	{
