@@ -208,7 +208,7 @@ static bool load_bodies(kl_scene_loader* s, const cJSON* root)
 // ---------------------------------------------------------------------------------------------
 // Documents
 
-static const char* const k_root_keys[] = {"version", "world", "bodies", "joints"};
+static const char* const k_root_keys[] = {"version", "world", "bodies", "robots", "joints"};
 
 static bool load_root(kl_scene_loader* s, const cJSON* root)
 {
@@ -219,7 +219,7 @@ static bool load_root(kl_scene_loader* s, const cJSON* root)
 	}
 	int version = KL_SCENE_VERSION;
 	kl_world_def def;
-	if (!kl_json_check_keys(r, root, k_root_keys, 4) || !kl_json_read_int(r, root, "version", false, &version))
+	if (!kl_json_check_keys(r, root, k_root_keys, KL_COUNT_OF(k_root_keys)) || !kl_json_read_int(r, root, "version", false, &version))
 	{
 		return false;
 	}
@@ -241,7 +241,7 @@ static bool load_root(kl_scene_loader* s, const cJSON* root)
 	{
 		return kl_json_fail_api(r, "world");
 	}
-	return load_bodies(s, root) && kl_scene_load_joints(s, root);
+	return load_bodies(s, root) && kl_scene_load_robots(s, root) && kl_scene_load_joints(s, root);
 }
 
 /// Runs the load; on failure destroys the partial world and reports the first error.

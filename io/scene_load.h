@@ -37,6 +37,14 @@ typedef struct kl_scene_loader
 	int mesh_capacity;
 } kl_scene_loader;
 
+/// A file path of the scene: absolute as given, else relative to the base directory; canonical when
+/// the file exists, so that saved scenes can name it from anywhere. Owned result (kl_free).
+char* kl_scene_resolve_path(const kl_scene_loader* s, const char* file);
+
+/// Creates the robots of the "robots" array of the root object (scene_load_robots.c), after the
+/// bodies and before the joints.
+bool kl_scene_load_robots(kl_scene_loader* s, const cJSON* root);
+
 /// Creates the shapes of a body from the "shapes" array of its object (scene_load_shapes.c).
 bool kl_scene_load_shapes(kl_scene_loader* s, kl_body_id body, const cJSON* object);
 

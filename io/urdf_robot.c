@@ -403,6 +403,16 @@ static kl_result check_def(kl_world_id world, const kl_urdf_model* model, const 
 	{
 		return kl_fail(KL_ERR_INVALID_ARGUMENT, "robot '%s': the pose must be finite with a non-zero quaternion", name);
 	}
+	// Names find a robot's parts: a second robot of the same name would make them ambiguous.
+	char root[256];
+	if (!full_name(root, sizeof(root), name, model->links[model->link_order[0]].name))
+	{
+		return KL_ERR_LIMIT;
+	}
+	if (KL_IS_NON_NULL(kl_world_find_body(world, root)))
+	{
+		return kl_fail(KL_ERR_INVALID_ARGUMENT, "robot '%s': the world has a body named '%s' already", name, root);
+	}
 	return KL_OK;
 }
 

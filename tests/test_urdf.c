@@ -184,6 +184,8 @@ static void random_positions(const kl_urdf_model* m, double* q)
 	}
 }
 
+static void check_kinematic_robot(const kl_urdf_model* m, int trials);
+
 static kl_urdf_model* load_arm(void)
 {
 	const char* paths[] = {ARM_DIR};
@@ -250,11 +252,28 @@ static void test_arm_model(void** state)
 	kl_urdf_model_free(m);
 }
 
+/// A chain whose origins turn about all three axes at once and whose axes are oblique, so that
+/// the order of roll, pitch and yaw and the frame of the axis matter.
+static const char s_oblique[] =
+	"<robot name='oblique'><link name='a'/><link name='b'/><link name='c'/><link name='d'/><link name='e'/>"
+	"<joint name='j1' type='revolute'><parent link='a'/><child link='b'/><origin xyz='0.1 -0.2 0.3' rpy='0.4 -0.7 1.1'/>"
+	"<axis xyz='0.3 -0.5 0.8'/><limit lower='-3' upper='3'/></joint>"
+	"<joint name='j2' type='prismatic'><parent link='b'/><child link='c'/><origin xyz='-0.3 0.2 0.5' rpy='-1.2 0.3 2.5'/>"
+	"<axis xyz='1 1 0'/><limit lower='-0.5' upper='0.5'/></joint>"
+	"<joint name='j3' type='continuous'><parent link='c'/><child link='d'/><origin xyz='0.25 0.05 -0.1' rpy='2.9 1.2 -0.6'/>"
+	"<axis xyz='0 0.6 -0.8'/></joint>"
+	"<joint name='j4' type='fixed'><parent link='d'/><child link='e'/><origin xyz='0 0 0.2' rpy='0.1 0.2 0.3'/></joint>"
+	"</robot>";
+
 /// The model's own FK (root frame) against the independent one.
 static void test_arm_forward_kinematics(void** state)
 {
 	(void)state;
-	kl_urdf_model* m = load_arm();
+	kl_urdf_model* m = kl_urdf_parse(s_oblique, sizeof(s_oblique) - 1, NULL);
+	assert_non_null(m);
+	check_kinematic_robot(m, 20);
+	kl_urdf_model_free(m);
+	m = load_arm();
 	double q[16];
 	kl_transform poses[16];
 	frame expected[16];
