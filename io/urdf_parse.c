@@ -46,22 +46,42 @@ typedef struct reader
 	bool failed;
 } reader;
 
-static void fail(reader* r, const char* format, ...) KL_PRINTF(2, 3);
-
-static void fail(reader* r, const char* format, ...)
+static void fail_with(reader* r, kl_result code, const char* format, va_list args)
 {
 	if (r->failed)
 	{
 		return;
 	}
 	char text[400];
-	va_list args;
-	va_start(args, format);
 	vsnprintf(text, sizeof(text), format, args);
-	va_end(args);
-	kl_urdf_fail(r->file, KL_ERR_PARSE, "line %lu: %s", (unsigned long)XML_GetCurrentLineNumber(r->parser), text);
+	kl_urdf_fail(r->file, code, "line %lu: %s", (unsigned long)XML_GetCurrentLineNumber(r->parser), text);
 	r->failed = true;
 	XML_StopParser(r->parser, XML_FALSE);
+}
+
+static void fail(reader* r, const char* format, ...) KL_PRINTF(2, 3);
+
+static void fail(reader* r, const char* format, ...)
+{
+	va_list args;
+	va_start(args, format);
+	fail_with(r, KL_ERR_PARSE, format, args);
+	va_end(args);
+}
+
+static void fail_code(reader* r, kl_result code, const char* format, ...) KL_PRINTF(3, 4);
+
+static void fail_code(reader* r, kl_result code, const char* format, ...)
+{
+	va_list args;
+	va_start(args, format);
+	fail_with(r, code, format, args);
+	va_end(args);
+}
+
+static void out_of_memory(reader* r)
+{
+	fail_code(r, KL_ERR_OUT_OF_MEMORY, "out of memory");
 }
 
 static const char* attribute(const char** attrs, const char* key)
@@ -158,7 +178,7 @@ static char* copy_name(reader* r, const char* tag, const char** attrs, const cha
 	char* copy = kl_strdup(name);
 	if (copy == NULL)
 	{
-		fail(r, "out of memory");
+		out_of_memory(r);
 	}
 	return copy;
 }
@@ -178,7 +198,7 @@ static void* grow(reader* r, void** items, int* count, int* capacity, size_t siz
 		void* p = kl_realloc(*items, (size_t)bigger, size);
 		if (p == NULL)
 		{
-			fail(r, "out of memory");
+			out_of_memory(r);
 			return NULL;
 		}
 		*items = p;
@@ -224,7 +244,7 @@ static element start_joint(reader* r, const char** attrs)
 		if (raw == NULL)
 		{
 			m->joint_count -= 1;
-			fail(r, "out of memory");
+			out_of_memory(r);
 			return E_JOINT;
 		}
 		r->raw = raw;

@@ -36,10 +36,12 @@ static char* join(const char* dir, const char* rest)
 	return s;
 }
 
-/// The file a mesh URI names, or NULL (with *searched describing where it looked).
-static char* find_mesh(const char* uri, const kl_urdf_load_options* options, const char* base_dir, char* searched,
-					   size_t searched_size)
+/// Sets *found to the file a mesh URI names, or NULL (with searched saying where it looked).
+/// False only when out of memory.
+static bool find_mesh(const char* uri, const kl_urdf_load_options* options, const char* base_dir, char** found,
+					  char* searched, size_t searched_size)
 {
+	*found = NULL;
 	searched[0] = '\0';
 	if (strncmp(uri, "package://", 10) == 0)
 	{
@@ -47,11 +49,16 @@ static char* find_mesh(const char* uri, const kl_urdf_load_options* options, con
 		for (int i = 0; i < options->package_path_count; ++i)
 		{
 			char* path = join(options->package_paths[i] != NULL ? options->package_paths[i] : "", uri + 10);
-			if (path != NULL && file_exists(path))
+			if (path == NULL)
 			{
-				return path;
+				return false;
 			}
-			if (path != NULL && used < searched_size)
+			if (file_exists(path))
+			{
+				*found = path;
+				return true;
+			}
+			if (used < searched_size)
 			{
 				used += (size_t)snprintf(searched + used, searched_size - used, "%s%s", i > 0 ? ", " : "", path);
 			}
@@ -59,22 +66,24 @@ static char* find_mesh(const char* uri, const kl_urdf_load_options* options, con
 		}
 		if (options->package_path_count == 0)
 		{
-			snprintf(searched, searched_size, "no package paths given");
+			snprintf(searched, searched_size, "a package folder, but none was given");
 		}
-		return NULL;
+		return true;
 	}
 	const char* name = strncmp(uri, "file://", 7) == 0 ? uri + 7 : uri;
 	char* path = name[0] == '/' ? kl_strdup(name) : join(base_dir, name);
-	if (path != NULL && file_exists(path))
+	if (path == NULL)
 	{
-		return path;
+		return false;
 	}
-	if (path != NULL)
+	if (file_exists(path))
 	{
-		snprintf(searched, searched_size, "%s", path);
+		*found = path;
+		return true;
 	}
+	snprintf(searched, searched_size, "%s", path);
 	kl_free(path);
-	return NULL;
+	return true;
 }
 
 /// True for the extensions kl_mesh_data_load reads.
@@ -112,7 +121,10 @@ bool kl_urdf_resolve_meshes(kl_urdf_model* model, const kl_urdf_load_options* op
 							 link->name, g->uri);
 				return false;
 			}
-			g->filename = find_mesh(g->uri, options, base_dir, searched, sizeof(searched));
+			if (!find_mesh(g->uri, options, base_dir, &g->filename, searched, sizeof(searched)))
+			{
+				return false;
+			}
 			if (g->filename == NULL)
 			{
 				kl_urdf_fail(file, KL_ERR_IO, "link '%s': collision mesh '%s' not found (looked for %s)", link->name,
@@ -125,9 +137,10 @@ bool kl_urdf_resolve_meshes(kl_urdf_model* model, const kl_urdf_load_options* op
 		for (int k = 0; k < link->visual_count; ++k)
 		{
 			kl_urdf_geometry* g = &link->visuals[k];
-			if (g->type == KL_URDF_MESH && loadable(g->uri))
+			if (g->type == KL_URDF_MESH && loadable(g->uri) &&
+				!find_mesh(g->uri, options, base_dir, &g->filename, searched, sizeof(searched)))
 			{
-				g->filename = find_mesh(g->uri, options, base_dir, searched, sizeof(searched));
+				return false;
 			}
 		}
 	}

@@ -4,6 +4,8 @@
 // `test_urdf ur5` runs the UR5 checks alone and exits 77 where its files are absent.
 #include "kl_test.h"
 
+#include "core.h" // kl_fail_allocation
+
 #include <kollide/kollide.h>
 
 #include <stdlib.h>
@@ -502,6 +504,53 @@ static void test_bad_urdfs(void** state)
 	kl_destroy_world(world);
 }
 
+/// Loads the arm and places it; true when both worked. Whatever fails leaves the world empty.
+static bool load_and_place(kl_world_id world)
+{
+	const char* paths[] = {ARM_DIR};
+	kl_urdf_load_options options = kl_default_urdf_load_options();
+	options.package_paths = paths;
+	options.package_path_count = 1;
+	kl_urdf_model* m = kl_urdf_load_file(ARM_URDF, &options);
+	kl_robot_def def = kl_default_robot_def();
+	def.drive = KL_ROBOT_DRIVE_MOTOR;
+	kl_robot* robot = m != NULL ? kl_robot_create(world, m, &def) : NULL;
+	bool ok = robot != NULL;
+	kl_robot_destroy(robot);
+	kl_urdf_model_free(m);
+	return ok;
+}
+
+/// Every allocation of loading and placing the arm fails in turn: each failure says out of memory
+/// and leaves the world empty.
+static void test_out_of_memory(void** state)
+{
+	(void)state;
+	kl_world_id world = make_world(-9.81f);
+	const long many = 1L << 40;
+	kl_fail_allocation(many);
+	assert_true(load_and_place(world));
+	long total = many - kl_fail_allocation_countdown();
+	kl_fail_allocation(-1);
+	assert_true(total > 20);
+	long stride = KL_QUICK ? 1 + total / 50 : 1;
+	for (long n = 0; n < total; n += stride)
+	{
+		kl_clear_error();
+		kl_fail_allocation(n);
+		bool ok = load_and_place(world);
+		kl_fail_allocation(-1);
+		if (!ok && kl_last_error_code() != KL_ERR_OUT_OF_MEMORY)
+		{
+			print_error("allocation %ld of %ld: %s\n", n, total, kl_last_error());
+		}
+		assert_true(ok || kl_last_error_code() == KL_ERR_OUT_OF_MEMORY);
+		assert_int_equal(kl_world_get_bodies(world, NULL, 0), 0);
+		assert_int_equal(kl_world_get_joints(world, NULL, 0), 0);
+	}
+	kl_destroy_world(world);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Scene files
 
@@ -539,6 +588,35 @@ static void test_scene_robots(void** state)
 	assert_int_equal(kl_robot_set_joint_positions(robot, q, 0.02f), KL_OK);
 	assert_int_equal(kl_world_step(world, 0.02f, 4), KL_OK);
 	check_link_poses(robot, base, q);
+	kl_robot_free(robot);
+
+	// Saved, a robot is its bodies and joints: the reloaded world has the same poses and names.
+	char* saved = kl_scene_save_string(world);
+	assert_non_null(saved);
+	kl_world_id again = kl_scene_load_string(saved, NULL);
+	free(saved);
+	assert_true(kl_world_is_valid(again));
+	assert_int_equal(kl_world_hash_transforms(again), kl_world_hash_transforms(world));
+	robot = kl_robot_bind(again, m, "arm", KL_ROBOT_DRIVE_KINEMATIC);
+	assert_non_null(robot);
+	check_link_poses(robot, base, q);
+	kl_robot_free(robot);
+	kl_destroy_world(again);
+	kl_destroy_world(world);
+
+	// The example scene: the arm on its motors holds the pose the file gives it.
+	world = kl_scene_load_file(KL_ASSETS_DIR "/scenes/urdf_arm.json", NULL);
+	assert_true(kl_world_is_valid(world));
+	robot = kl_robot_bind(world, m, "arm", KL_ROBOT_DRIVE_MOTOR);
+	assert_non_null(robot);
+	for (int i = 0; i < 60; ++i)
+	{
+		assert_int_equal(kl_world_step(world, 1.0f / 60.0f, 4), KL_OK);
+	}
+	kl_robot_get_joint_positions(robot, back);
+	assert_near(back[kl_urdf_find_joint(m, "joint_2")], 0.5, 0.01);
+	assert_near(back[kl_urdf_find_joint(m, "joint_3")], 0.4, 0.01);
+	assert_near(back[kl_urdf_find_joint(m, "finger_joint")], 0.02, 0.001);
 	kl_robot_free(robot);
 	kl_destroy_world(world);
 
@@ -608,7 +686,7 @@ int main(int argc, char** argv)
 		cmocka_unit_test(test_arm_model),		  cmocka_unit_test(test_arm_forward_kinematics),
 		cmocka_unit_test(test_arm_kinematic_poses), cmocka_unit_test(test_arm_motor_drive),
 		cmocka_unit_test(test_arm_pushes_box),	  cmocka_unit_test(test_bad_urdfs),
-		cmocka_unit_test(test_scene_robots),
+		cmocka_unit_test(test_scene_robots),	  cmocka_unit_test(test_out_of_memory),
 	};
 	return kl_test_exit_status(cmocka_run_group_tests(tests, NULL, NULL));
 }
