@@ -1,9 +1,9 @@
 // Kollide — URDF models: loading a file or text, the checks of the kinematic tree (one root, one
 // parent per link, no cycles) and of the numbers the engine will take, lookups and freeing.
 // SPDX-License-Identifier: MIT
+#include "load_common.h"
 #include "urdf_internal.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -283,39 +283,6 @@ kl_urdf_model* kl_urdf_parse(const char* text, size_t length, const kl_urdf_load
 	return parse(text, length, options, "", NULL);
 }
 
-/// Reads a whole file of at most limit bytes. Owned result.
-static char* read_file(const char* path, size_t limit, size_t* length_out)
-{
-	FILE* f = fopen(path, "rb");
-	if (f == NULL)
-	{
-		kl_urdf_fail(path, KL_ERR_IO, "cannot open: %s", strerror(errno));
-		return NULL;
-	}
-	long size = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
-	if (size < 0 || (unsigned long)size > limit || fseek(f, 0, SEEK_SET) != 0)
-	{
-		fclose(f);
-		kl_urdf_fail(path, size < 0 ? KL_ERR_IO : KL_ERR_LIMIT, size < 0 ? "not a regular file" : "larger than %zu MiB",
-					 limit >> 20);
-		return NULL;
-	}
-	char* text = kl_alloc((size_t)size + 1, 1);
-	if (text != NULL && fread(text, 1, (size_t)size, f) != (size_t)size)
-	{
-		kl_free(text);
-		text = NULL;
-		kl_urdf_fail(path, KL_ERR_IO, "read error");
-	}
-	fclose(f);
-	if (text != NULL)
-	{
-		text[size] = '\0';
-		*length_out = (size_t)size;
-	}
-	return text;
-}
-
 kl_urdf_model* kl_urdf_load_file(const char* path, const kl_urdf_load_options* options)
 {
 	if (path == NULL)
@@ -323,8 +290,8 @@ kl_urdf_model* kl_urdf_load_file(const char* path, const kl_urdf_load_options* o
 		return kl_urdf_fail(NULL, KL_ERR_INVALID_ARGUMENT, "URDF path is NULL");
 	}
 	size_t length = 0;
-	char* text = read_file(path, KL_URDF_MAX_FILE_SIZE, &length);
-	if (text == NULL)
+	char* text = NULL;
+	if (kl_read_file(path, KL_URDF_MAX_FILE_SIZE, &text, &length) != KL_OK)
 	{
 		return NULL;
 	}

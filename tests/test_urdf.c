@@ -188,19 +188,24 @@ static void random_positions(const kl_urdf_model* m, double* q)
 
 static void check_kinematic_robot(const kl_urdf_model* m, int trials);
 
-static kl_urdf_model* load_arm(void)
+/// Loads a URDF with one package folder.
+static kl_urdf_model* load_urdf(const char* path, const char* package_dir)
 {
-	const char* paths[] = {ARM_DIR};
 	kl_urdf_load_options options = kl_default_urdf_load_options();
-	options.package_paths = paths;
+	options.package_paths = &package_dir;
 	options.package_path_count = 1;
-	kl_urdf_model* m = kl_urdf_load_file(ARM_URDF, &options);
+	kl_urdf_model* m = kl_urdf_load_file(path, &options);
 	if (m == NULL)
 	{
 		print_error("%s\n", kl_last_error());
 	}
 	assert_non_null(m);
 	return m;
+}
+
+static kl_urdf_model* load_arm(void)
+{
+	return load_urdf(ARM_URDF, ARM_DIR);
 }
 
 static kl_world_id make_world(float gravity)
@@ -642,16 +647,7 @@ static kl_urdf_model* load_ur5(void)
 		return NULL;
 	}
 	fclose(f);
-	kl_urdf_load_options options = kl_default_urdf_load_options();
-	options.package_paths = &dir;
-	options.package_path_count = 1;
-	kl_urdf_model* m = kl_urdf_load_file(path, &options);
-	if (m == NULL)
-	{
-		print_error("%s\n", kl_last_error());
-	}
-	assert_non_null(m);
-	return m;
+	return load_urdf(path, dir);
 }
 
 static void test_ur5(void** state)
