@@ -6,8 +6,8 @@
 
 #include <math.h>
 
-static const char* const k_robot_keys[] = {"name",	"urdf",		  "package_paths", "pose", "fixed_base",
-										   "drive", "joint_positions", "self_collision"};
+static const char* const k_robot_keys[] = {"name",		 "urdf",  "package_paths",	 "pose",
+										   "fixed_base", "drive", "joint_positions", "self_collision"};
 static const char* const k_pose_keys[] = {"position", "orientation"};
 
 static bool read_pose(kl_json_reader* r, const cJSON* object, kl_transform* pose)
@@ -87,7 +87,10 @@ static bool read_positions(kl_json_reader* r, const cJSON* object, robot_entry* 
 	for (int j = 0; j < m->joint_count; ++j)
 	{
 		const kl_urdf_joint* joint = &m->joints[j];
-		e->positions[j] = !joint->has_limit ? 0.0 : joint->lower > 0.0 ? joint->lower : joint->upper < 0.0 ? joint->upper : 0.0;
+		e->positions[j] = !joint->has_limit	   ? 0.0
+						  : joint->lower > 0.0 ? joint->lower
+						  : joint->upper < 0.0 ? joint->upper
+											   : 0.0;
 	}
 	const cJSON* values = kl_json_get(object, "joint_positions");
 	if (values == NULL)
@@ -120,13 +123,13 @@ static bool load_robot(void* context, const cJSON* object)
 	kl_robot_def def = kl_default_robot_def();
 	const char* urdf = NULL;
 	int drive = def.drive;
-	if (!kl_json_expect_object(r, object) ||
-		!kl_json_check_keys(r, object, k_robot_keys, KL_COUNT_OF(k_robot_keys)) ||
-		!kl_json_read_string(r, object, "name", true, &def.name) || !kl_json_read_string(r, object, "urdf", true, &urdf) ||
-		!read_pose(r, object, &def.pose) || !kl_json_read_bool(r, object, "fixed_base", false, &def.fixed_base) ||
+	if (!kl_json_expect_object(r, object) || !kl_json_check_keys(r, object, k_robot_keys, KL_COUNT_OF(k_robot_keys)) ||
+		!kl_json_read_string(r, object, "name", true, &def.name) ||
+		!kl_json_read_string(r, object, "urdf", true, &urdf) || !read_pose(r, object, &def.pose) ||
+		!kl_json_read_bool(r, object, "fixed_base", false, &def.fixed_base) ||
 		!kl_json_read_bool(r, object, "self_collision", false, &def.self_collision) ||
-		!kl_json_read_enum(r, object, "drive", false, kl_scene_robot_drive_name, KL_ROBOT_DRIVE_MOTOR + 1, "robot drive",
-						   &drive))
+		!kl_json_read_enum(r, object, "drive", false, kl_scene_robot_drive_name, KL_ROBOT_DRIVE_MOTOR + 1,
+						   "robot drive", &drive))
 	{
 		return false;
 	}

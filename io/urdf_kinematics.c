@@ -21,7 +21,8 @@ static void quat_mul(const double* a, const double* b, double* r)
 static void quat_rotate(const double* q, const double* v, double* r)
 {
 	// t = 2 q.xyz × v;  v' = v + w t + q.xyz × t
-	double t[3] = {2.0 * (q[1] * v[2] - q[2] * v[1]), 2.0 * (q[2] * v[0] - q[0] * v[2]), 2.0 * (q[0] * v[1] - q[1] * v[0])};
+	double t[3] = {2.0 * (q[1] * v[2] - q[2] * v[1]), 2.0 * (q[2] * v[0] - q[0] * v[2]),
+				   2.0 * (q[0] * v[1] - q[1] * v[0])};
 	double c[3] = {q[1] * t[2] - q[2] * t[1], q[2] * t[0] - q[0] * t[2], q[0] * t[1] - q[1] * t[0]};
 	for (int k = 0; k < 3; ++k)
 	{
@@ -73,7 +74,8 @@ kl_urdf_pose kl_urdf_origin(const double* xyz, const double* rpy)
 	static const double y[3] = {0.0, 1.0, 0.0};
 	static const double z[3] = {0.0, 0.0, 1.0};
 	// Fixed axes: roll first, so R = Rz(yaw) Ry(pitch) Rx(roll).
-	kl_urdf_pose r = kl_urdf_pose_mul(kl_urdf_pose_mul(axis_angle(z, rpy[2]), axis_angle(y, rpy[1])), axis_angle(x, rpy[0]));
+	kl_urdf_pose r =
+		kl_urdf_pose_mul(kl_urdf_pose_mul(axis_angle(z, rpy[2]), axis_angle(y, rpy[1])), axis_angle(x, rpy[0]));
 	for (int k = 0; k < 3; ++k)
 	{
 		r.p[k] = xyz[k];
@@ -117,7 +119,8 @@ void kl_urdf_link_poses(const kl_urdf_model* model, const double* positions, kl_
 	}
 }
 
-kl_result kl_urdf_forward_kinematics(const kl_urdf_model* model, const double* joint_positions, kl_transform* link_poses)
+kl_result kl_urdf_forward_kinematics(const kl_urdf_model* model, const double* joint_positions,
+									 kl_transform* link_poses)
 {
 	if (model == NULL || link_poses == NULL)
 	{

@@ -121,7 +121,8 @@ static bool check_joint(kl_urdf_joint* j, const char* file)
 	}
 	if (j->has_limit && !(j->lower <= j->upper))
 	{
-		kl_urdf_fail(file, KL_ERR_PARSE, "joint '%s': lower limit %g is above the upper %g", j->name, j->lower, j->upper);
+		kl_urdf_fail(file, KL_ERR_PARSE, "joint '%s': lower limit %g is above the upper %g", j->name, j->lower,
+					 j->upper);
 		return false;
 	}
 	return true;

@@ -216,8 +216,8 @@ static void* grow(reader* r, void** items, int* count, int* capacity, size_t siz
 static element start_link(reader* r, const char** attrs)
 {
 	kl_urdf_model* m = r->model;
-	kl_urdf_link* link = grow(r, (void**)&m->links, &m->link_count, &r->link_capacity, sizeof(kl_urdf_link),
-							  KL_URDF_MAX_LINKS, "links");
+	kl_urdf_link* link =
+		grow(r, (void**)&m->links, &m->link_count, &r->link_capacity, sizeof(kl_urdf_link), KL_URDF_MAX_LINKS, "links");
 	r->collision_capacity = 0;
 	r->visual_capacity = 0;
 	if (link != NULL)
@@ -282,11 +282,10 @@ static kl_urdf_joint* current_joint(reader* r)
 static element start_geometry_holder(reader* r, bool visual)
 {
 	kl_urdf_link* link = current_link(r);
-	kl_urdf_geometry* g =
-		visual ? grow(r, (void**)&link->visuals, &link->visual_count, &r->visual_capacity, sizeof(kl_urdf_geometry),
-					  KL_URDF_MAX_GEOMETRIES, "visuals in a link")
-			   : grow(r, (void**)&link->collisions, &link->collision_count, &r->collision_capacity,
-					  sizeof(kl_urdf_geometry), KL_URDF_MAX_GEOMETRIES, "collisions in a link");
+	kl_urdf_geometry* g = visual ? grow(r, (void**)&link->visuals, &link->visual_count, &r->visual_capacity,
+										sizeof(kl_urdf_geometry), KL_URDF_MAX_GEOMETRIES, "visuals in a link")
+								 : grow(r, (void**)&link->collisions, &link->collision_count, &r->collision_capacity,
+										sizeof(kl_urdf_geometry), KL_URDF_MAX_GEOMETRIES, "collisions in a link");
 	r->geometry = g;
 	r->geometry_known = false;
 	if (g != NULL)
@@ -399,7 +398,9 @@ static element start_child(reader* r, element parent, const char* tag, const cha
 	switch (parent)
 	{
 		case E_ROBOT:
-			return strcmp(tag, "link") == 0 ? start_link(r, attrs) : strcmp(tag, "joint") == 0 ? start_joint(r, attrs) : E_OTHER;
+			return strcmp(tag, "link") == 0	   ? start_link(r, attrs)
+				   : strcmp(tag, "joint") == 0 ? start_joint(r, attrs)
+											   : E_OTHER;
 		case E_LINK:
 			if (strcmp(tag, "inertial") == 0)
 			{

@@ -32,8 +32,8 @@ static kl_result fail_api(const char* robot, const char* what, const char* name)
 {
 	char message[512];
 	snprintf(message, sizeof(message), "%s", kl_last_error());
-	return kl_fail(kl_last_error_code() != KL_OK ? kl_last_error_code() : KL_ERR_INVALID_ARGUMENT, "robot '%s' %s '%s': %s",
-				   robot, what, name, message);
+	return kl_fail(kl_last_error_code() != KL_OK ? kl_last_error_code() : KL_ERR_INVALID_ARGUMENT,
+				   "robot '%s' %s '%s': %s", robot, what, name, message);
 }
 
 /// "robot/element" in buf; false when it does not fit.
@@ -42,7 +42,8 @@ static bool full_name(char* buf, size_t size, const char* robot, const char* ele
 	int n = snprintf(buf, size, "%s/%s", robot, element);
 	if (n < 0 || (size_t)n >= size)
 	{
-		kl_fail(KL_ERR_LIMIT, "robot '%.64s': the name '%.64s...' is longer than %zu characters", robot, element, size - 1);
+		kl_fail(KL_ERR_LIMIT, "robot '%.64s': the name '%.64s...' is longer than %zu characters", robot, element,
+				size - 1);
 		return false;
 	}
 	return true;
@@ -167,8 +168,8 @@ static kl_shape_id create_shape(builder* b, kl_body_id body, const kl_urdf_geome
 	switch (g->type)
 	{
 		case KL_URDF_BOX:
-			return kl_create_box_shape(body, &def,
-									   kl_vec3(0.5f * (float)g->size[0], 0.5f * (float)g->size[1], 0.5f * (float)g->size[2]));
+			return kl_create_box_shape(
+				body, &def, kl_vec3(0.5f * (float)g->size[0], 0.5f * (float)g->size[1], 0.5f * (float)g->size[2]));
 		case KL_URDF_SPHERE: return kl_create_sphere_shape(body, &def, (float)g->radius);
 		case KL_URDF_CYLINDER: return create_cylinder(body, &def, (float)g->radius, (float)g->length);
 		case KL_URDF_MESH:
@@ -187,9 +188,9 @@ static kl_mass_data link_mass(const kl_urdf_link* link)
 {
 	kl_mass_data md;
 	md.mass = link->mass > 0.0 ? (float)link->mass : KL_URDF_MASSLESS_MASS;
-	md.center = link->mass > 0.0 ? kl_vec3((float)link->inertial_xyz[0], (float)link->inertial_xyz[1],
-										   (float)link->inertial_xyz[2])
-								 : kl_vec3(0.0f, 0.0f, 0.0f);
+	md.center = link->mass > 0.0
+					? kl_vec3((float)link->inertial_xyz[0], (float)link->inertial_xyz[1], (float)link->inertial_xyz[2])
+					: kl_vec3(0.0f, 0.0f, 0.0f);
 	const double* t = link->inertia;
 	if (!(link->mass > 0.0) || t[0] + t[3] + t[5] <= 0.0)
 	{
@@ -197,7 +198,8 @@ static kl_mass_data link_mass(const kl_urdf_link* link)
 		md.inertia = glms_mat3_scale(glms_mat3_identity(), s);
 		return md;
 	}
-	mat3s local = {{{(float)t[0], (float)t[1], (float)t[2]}, {(float)t[1], (float)t[3], (float)t[4]},
+	mat3s local = {{{(float)t[0], (float)t[1], (float)t[2]},
+					{(float)t[1], (float)t[3], (float)t[4]},
 					{(float)t[2], (float)t[4], (float)t[5]}}};
 	static const double zero[3] = {0.0, 0.0, 0.0};
 	kl_transform frame = kl_urdf_pose_to_transform(kl_urdf_origin(zero, link->inertial_rpy));
@@ -273,8 +275,9 @@ static kl_joint_def joint_def(const builder* b, const kl_robot* robot, int index
 {
 	const kl_urdf_joint* j = &b->model->joints[index];
 	bool moves = kl_urdf_joint_moves(j);
-	kl_joint_def def =
-		kl_default_joint_def(!moves ? KL_JOINT_FIXED : j->type == KL_URDF_PRISMATIC ? KL_JOINT_PRISMATIC : KL_JOINT_REVOLUTE);
+	kl_joint_def def = kl_default_joint_def(!moves						   ? KL_JOINT_FIXED
+											: j->type == KL_URDF_PRISMATIC ? KL_JOINT_PRISMATIC
+																		   : KL_JOINT_REVOLUTE);
 	def.body_a = robot->bodies[j->parent];
 	def.body_b = robot->bodies[j->child];
 	kl_transform origin = kl_urdf_pose_to_transform(kl_urdf_origin(j->xyz, j->rpy));
@@ -283,7 +286,8 @@ static kl_joint_def joint_def(const builder* b, const kl_robot* robot, int index
 	kl_transform align = kl_transform_identity();
 	if (moves)
 	{
-		align.q = glms_quat_from_vecs(kl_vec3(0.0f, 0.0f, 1.0f), kl_vec3((float)j->axis[0], (float)j->axis[1], (float)j->axis[2]));
+		align.q = glms_quat_from_vecs(kl_vec3(0.0f, 0.0f, 1.0f),
+									  kl_vec3((float)j->axis[0], (float)j->axis[1], (float)j->axis[2]));
 	}
 	def.local_frame_a = kl_transform_mul(origin, align);
 	def.local_frame_b = align;
@@ -472,8 +476,8 @@ kl_robot* kl_robot_create(kl_world_id world, const kl_urdf_model* model, const k
 	}
 	robot->name = kl_strdup(b.name);
 	initial_positions(model, def, robot->positions);
-	bool ok = robot->name != NULL && kl_robot_check_positions(model, b.name, robot->positions) == KL_OK &&
-			  build(&b, robot);
+	bool ok =
+		robot->name != NULL && kl_robot_check_positions(model, b.name, robot->positions) == KL_OK && build(&b, robot);
 	for (int i = 0; i < b.mesh_count; ++i)
 	{
 		kl_mesh_release(b.meshes[i].mesh);

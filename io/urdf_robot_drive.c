@@ -82,7 +82,8 @@ static kl_result set_kinematic_targets(kl_robot* robot, const kl_transform* pose
 				kl_body_set_angular_velocity(body, saved[2 * u + 1]);
 			}
 		}
-		kl_fail(error.code, "robot '%s' link '%s': %s", robot->name, m->links[m->link_order[k - 1]].name, error.message);
+		kl_fail(error.code, "robot '%s' link '%s': %s", robot->name, m->links[m->link_order[k - 1]].name,
+				error.message);
 	}
 	kl_free(saved);
 	return result;
@@ -172,7 +173,8 @@ void kl_robot_get_joint_positions(const kl_robot* robot, double* positions)
 	}
 	for (int j = 0; j < robot->model->joint_count; ++j)
 	{
-		positions[j] = robot->drive == KL_ROBOT_DRIVE_MOTOR ? measure(robot, j, robot->positions[j]) : robot->positions[j];
+		positions[j] =
+			robot->drive == KL_ROBOT_DRIVE_MOTOR ? measure(robot, j, robot->positions[j]) : robot->positions[j];
 	}
 }
 

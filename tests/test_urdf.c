@@ -263,11 +263,14 @@ static void test_arm_model(void** state)
 /// the order of roll, pitch and yaw and the frame of the axis matter.
 static const char s_oblique[] =
 	"<robot name='oblique'><link name='a'/><link name='b'/><link name='c'/><link name='d'/><link name='e'/>"
-	"<joint name='j1' type='revolute'><parent link='a'/><child link='b'/><origin xyz='0.1 -0.2 0.3' rpy='0.4 -0.7 1.1'/>"
+	"<joint name='j1' type='revolute'><parent link='a'/><child link='b'/><origin xyz='0.1 -0.2 0.3' rpy='0.4 -0.7 "
+	"1.1'/>"
 	"<axis xyz='0.3 -0.5 0.8'/><limit lower='-3' upper='3'/></joint>"
-	"<joint name='j2' type='prismatic'><parent link='b'/><child link='c'/><origin xyz='-0.3 0.2 0.5' rpy='-1.2 0.3 2.5'/>"
+	"<joint name='j2' type='prismatic'><parent link='b'/><child link='c'/><origin xyz='-0.3 0.2 0.5' rpy='-1.2 0.3 "
+	"2.5'/>"
 	"<axis xyz='1 1 0'/><limit lower='-0.5' upper='0.5'/></joint>"
-	"<joint name='j3' type='continuous'><parent link='c'/><child link='d'/><origin xyz='0.25 0.05 -0.1' rpy='2.9 1.2 -0.6'/>"
+	"<joint name='j3' type='continuous'><parent link='c'/><child link='d'/><origin xyz='0.25 0.05 -0.1' rpy='2.9 1.2 "
+	"-0.6'/>"
 	"<axis xyz='0 0.6 -0.8'/></joint>"
 	"<joint name='j4' type='fixed'><parent link='d'/><child link='e'/><origin xyz='0 0 0.2' rpy='0.1 0.2 0.3'/></joint>"
 	"</robot>";
@@ -439,22 +442,57 @@ static const bad_case s_bad[] = {
 	{"not a robot", "<model name='r'/>", "not a <robot>"},
 	{"no links", "<robot name='r'/>", "no links"},
 	{"missing link", "<robot name='r'>" LINK("a") JOINT("j", "fixed", "a", "b") "</robot>", "missing link 'b'"},
-	{"cycle", "<robot name='r'>" LINK("a") LINK("b") LINK("c") JOINT("j1", "fixed", "a", "b") JOINT("j2", "fixed", "c", "a") JOINT("j3", "fixed", "b", "c") "</robot>", "cycle"},
-	{"detached cycle", "<robot name='r'>" LINK("a") LINK("b") LINK("c") JOINT("j1", "fixed", "b", "c") JOINT("j2", "fixed", "c", "b") "</robot>", "cycle"},
+	{"cycle",
+	 "<robot name='r'>" LINK("a") LINK("b") LINK("c") JOINT("j1", "fixed", "a", "b") JOINT("j2", "fixed", "c", "a")
+		 JOINT("j3", "fixed", "b", "c") "</robot>",
+	 "cycle"},
+	{"detached cycle",
+	 "<robot name='r'>" LINK("a") LINK("b") LINK("c") JOINT("j1", "fixed", "b", "c")
+		 JOINT("j2", "fixed", "c", "b") "</robot>",
+	 "cycle"},
 	{"two roots", "<robot name='r'>" LINK("a") LINK("b") "</robot>", "two root links"},
-	{"two parents", "<robot name='r'>" LINK("a") LINK("b") LINK("c") JOINT("j1", "fixed", "a", "c") JOINT("j2", "fixed", "b", "c") "</robot>", "child of two joints"},
-	{"unknown joint type", "<robot name='r'>" LINK("a") LINK("b") JOINT("j", "floating", "a", "b") "</robot>", "unknown type 'floating'"},
+	{"two parents",
+	 "<robot name='r'>" LINK("a") LINK("b") LINK("c") JOINT("j1", "fixed", "a", "c")
+		 JOINT("j2", "fixed", "b", "c") "</robot>",
+	 "child of two joints"},
+	{"unknown joint type", "<robot name='r'>" LINK("a") LINK("b") JOINT("j", "floating", "a", "b") "</robot>",
+	 "unknown type 'floating'"},
 	{"repeated link", "<robot name='r'>" LINK("a") LINK("a") "</robot>", "two links are named 'a'"},
-	{"missing mesh", "<robot name='r'><link name='a'><collision><geometry><mesh filename='package://nope/m.stl'/></geometry></collision></link></robot>", "not found"},
-	{"collada collision", "<robot name='r'><link name='a'><collision><geometry><mesh filename='m.dae'/></geometry></collision></link></robot>", "not STL"},
-	{"unknown geometry", "<robot name='r'><link name='a'><collision><geometry><capsule radius='1' length='1'/></geometry></collision></link></robot>", "unknown collision geometry"},
-	{"NaN origin", "<robot name='r'>" LINK("a") LINK("b") "<joint name='j' type='fixed'><parent link='a'/><child link='b'/><origin xyz='0 nan 0'/></joint></robot>", "not finite"},
-	{"absurd mass", "<robot name='r'><link name='a'><inertial><mass value='1e300'/></inertial></link></robot>", "beyond"},
-	{"negative radius", "<robot name='r'><link name='a'><collision><geometry><sphere radius='-1'/></geometry></collision></link></robot>", "negative"},
-	{"short vector", "<robot name='r'><link name='a'><collision><geometry><box size='1 1'/></geometry></collision></link></robot>", "expected 3 numbers"},
-	{"zero axis", "<robot name='r'>" LINK("a") LINK("b") "<joint name='j' type='revolute'><parent link='a'/><child link='b'/><axis xyz='0 0 0'/></joint></robot>", "axis is zero"},
-	{"inverted limits", "<robot name='r'>" LINK("a") LINK("b") "<joint name='j' type='prismatic'><parent link='a'/><child link='b'/><limit lower='1' upper='0'/></joint></robot>", "above the upper"},
-	{"joint without child", "<robot name='r'>" LINK("a") "<joint name='j' type='fixed'><parent link='a'/></joint></robot>", "needs a <parent link> and a <child link>"},
+	{"missing mesh",
+	 "<robot name='r'><link name='a'><collision><geometry><mesh "
+	 "filename='package://nope/m.stl'/></geometry></collision></link></robot>",
+	 "not found"},
+	{"collada collision",
+	 "<robot name='r'><link name='a'><collision><geometry><mesh "
+	 "filename='m.dae'/></geometry></collision></link></robot>",
+	 "not STL"},
+	{"unknown geometry",
+	 "<robot name='r'><link name='a'><collision><geometry><capsule radius='1' "
+	 "length='1'/></geometry></collision></link></robot>",
+	 "unknown collision geometry"},
+	{"NaN origin",
+	 "<robot name='r'>" LINK("a") LINK(
+		 "b") "<joint name='j' type='fixed'><parent link='a'/><child link='b'/><origin xyz='0 nan 0'/></joint></robot>",
+	 "not finite"},
+	{"absurd mass", "<robot name='r'><link name='a'><inertial><mass value='1e300'/></inertial></link></robot>",
+	 "beyond"},
+	{"negative radius",
+	 "<robot name='r'><link name='a'><collision><geometry><sphere radius='-1'/></geometry></collision></link></robot>",
+	 "negative"},
+	{"short vector",
+	 "<robot name='r'><link name='a'><collision><geometry><box size='1 1'/></geometry></collision></link></robot>",
+	 "expected 3 numbers"},
+	{"zero axis",
+	 "<robot name='r'>" LINK("a") LINK(
+		 "b") "<joint name='j' type='revolute'><parent link='a'/><child link='b'/><axis xyz='0 0 0'/></joint></robot>",
+	 "axis is zero"},
+	{"inverted limits",
+	 "<robot name='r'>" LINK("a") LINK("b") "<joint name='j' type='prismatic'><parent link='a'/><child "
+											"link='b'/><limit lower='1' upper='0'/></joint></robot>",
+	 "above the upper"},
+	{"joint without child",
+	 "<robot name='r'>" LINK("a") "<joint name='j' type='fixed'><parent link='a'/></joint></robot>",
+	 "needs a <parent link> and a <child link>"},
 	{"nameless link", "<robot name='r'><link/></robot>", "non-empty name"},
 };
 
@@ -476,8 +514,9 @@ static void test_bad_urdfs(void** state)
 		assert_int_equal(kl_world_get_bodies(world, NULL, 0), 1);
 	}
 	// Parsed, but not a body the engine takes: a 0.1 mm box. Nothing is left behind.
-	const char* tiny = "<robot name='r'>" LINK("a") "<link name='b'><collision><geometry><box size='1e-4 1 1'/></geometry>"
-					   "</collision></link>" JOINT("j", "fixed", "a", "b") "</robot>";
+	const char* tiny =
+		"<robot name='r'>" LINK("a") "<link name='b'><collision><geometry><box size='1e-4 1 1'/></geometry>"
+									 "</collision></link>" JOINT("j", "fixed", "a", "b") "</robot>";
 	kl_urdf_model* m = kl_urdf_parse(tiny, strlen(tiny), NULL);
 	assert_non_null(m);
 	kl_robot_def def = kl_default_robot_def();
@@ -567,7 +606,8 @@ static void test_scene_robots(void** state)
 		"\"half_extents\": [5, 5, 0.5], \"position\": [0, 0, -0.5]}]}],"
 		" \"robots\": [{\"name\": \"arm\", \"urdf\": \"" ARM_URDF "\", \"package_paths\": [\"" ARM_DIR "\"],"
 		" \"pose\": {\"position\": [1, -2, 0.5], \"orientation\": [0.9393727, 0.0667951, -0.1001927, 0.3339756]},"
-		" \"fixed_base\": true, \"drive\": \"kinematic\", \"joint_positions\": {\"joint_2\": 0.4, \"joint_6\": -1.5}}]}";
+		" \"fixed_base\": true, \"drive\": \"kinematic\", \"joint_positions\": {\"joint_2\": 0.4, \"joint_6\": "
+		"-1.5}}]}";
 	kl_world_id world = kl_scene_load_string(scene, NULL);
 	if (KL_IS_NULL(world))
 	{
@@ -587,7 +627,8 @@ static void test_scene_robots(void** state)
 	{
 		assert_near(back[j], q[j], 1e-5);
 	}
-	kl_transform base = {kl_vec3(1.0f, -2.0f, 0.5f), glms_quat_normalize(kl_quat_wxyz(0.9393727f, 0.0667951f, -0.1001927f, 0.3339756f))};
+	kl_transform base = {kl_vec3(1.0f, -2.0f, 0.5f),
+						 glms_quat_normalize(kl_quat_wxyz(0.9393727f, 0.0667951f, -0.1001927f, 0.3339756f))};
 	check_link_poses(robot, base, q);
 	q[kl_urdf_find_joint(m, "joint_3")] = 1.0;
 	assert_int_equal(kl_robot_set_joint_positions(robot, q, 0.02f), KL_OK);
@@ -626,8 +667,9 @@ static void test_scene_robots(void** state)
 	kl_destroy_world(world);
 
 	// A bad robot entry fails the whole load with its path.
-	const char* bad = "{\"robots\": [{\"name\": \"arm\", \"urdf\": \"" ARM_URDF "\", \"package_paths\": [\"" ARM_DIR "\"],"
-					  " \"joint_positions\": {\"no_such_joint\": 1}}]}";
+	const char* bad =
+		"{\"robots\": [{\"name\": \"arm\", \"urdf\": \"" ARM_URDF "\", \"package_paths\": [\"" ARM_DIR "\"],"
+		" \"joint_positions\": {\"no_such_joint\": 1}}]}";
 	assert_true(KL_IS_NULL(kl_scene_load_string(bad, NULL)));
 	assert_non_null(strstr(kl_last_error(), "robots[0].joint_positions"));
 	kl_urdf_model_free(m);
@@ -711,10 +753,10 @@ int main(int argc, char** argv)
 		return kl_test_exit_status(failed);
 	}
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_arm_model),		  cmocka_unit_test(test_arm_forward_kinematics),
+		cmocka_unit_test(test_arm_model),			cmocka_unit_test(test_arm_forward_kinematics),
 		cmocka_unit_test(test_arm_kinematic_poses), cmocka_unit_test(test_arm_motor_drive),
-		cmocka_unit_test(test_arm_pushes_box),	  cmocka_unit_test(test_bad_urdfs),
-		cmocka_unit_test(test_scene_robots),	  cmocka_unit_test(test_out_of_memory),
+		cmocka_unit_test(test_arm_pushes_box),		cmocka_unit_test(test_bad_urdfs),
+		cmocka_unit_test(test_scene_robots),		cmocka_unit_test(test_out_of_memory),
 	};
 	return kl_test_exit_status(cmocka_run_group_tests(tests, NULL, NULL));
 }

@@ -25,16 +25,16 @@ typedef enum kl_urdf_geometry_type
 typedef struct kl_urdf_geometry
 {
 	kl_urdf_geometry_type type;
-	double xyz[3]; ///< origin in the link frame
-	double rpy[3]; ///< fixed-axis roll, pitch, yaw (rad)
-	double size[3]; ///< box: full side lengths
-	double radius;	///< cylinder, sphere
-	double length;	///< cylinder
+	double xyz[3];	 ///< origin in the link frame
+	double rpy[3];	 ///< fixed-axis roll, pitch, yaw (rad)
+	double size[3];	 ///< box: full side lengths
+	double radius;	 ///< cylinder, sphere
+	double length;	 ///< cylinder
 	double scale[3]; ///< mesh
 	/// Mesh: the file as found (package:// and relative names resolved); NULL for a visual mesh that
 	/// was not found (visuals are optional; a missing collision mesh fails the load).
 	char* filename;
-	char* uri; ///< mesh: the filename attribute as written
+	char* uri;	   ///< mesh: the filename attribute as written
 	float rgba[4]; ///< visual: the material's colour where the file gives one (else 0.7 grey)
 } kl_urdf_geometry;
 
@@ -136,7 +136,7 @@ typedef enum kl_robot_drive
 
 typedef struct kl_robot_def
 {
-	const char* name; ///< bodies become NAME/LINK and joints NAME/JOINT; NULL: the model's name
+	const char* name;  ///< bodies become NAME/LINK and joints NAME/JOINT; NULL: the model's name
 	kl_transform pose; ///< where the root link's frame goes
 	/// The root and the links welded to it by fixed joints are static bodies; otherwise kinematic
 	/// (kinematic drive) or dynamic (motor drive).
