@@ -202,7 +202,9 @@ static bool load_bodies(kl_scene_loader* s, const cJSON* root)
 			return kl_json_fail_api(&s->json, "bodies");
 		}
 	}
-	return kl_json_read_array(&s->json, root, "bodies", load_body, s);
+	bool ok = kl_json_read_array(&s->json, root, "bodies", load_body, s);
+	s->listed_count = s->body_count;
+	return ok;
 }
 
 // ---------------------------------------------------------------------------------------------

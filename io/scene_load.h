@@ -10,7 +10,7 @@
 
 typedef struct kl_scene_body
 {
-	const char* name; ///< points into the parsed document; NULL if unnamed
+	const char* name; ///< points into the parsed document (a robot link's: the body's name); NULL if unnamed
 	kl_body_id id;
 } kl_scene_body;
 
@@ -28,8 +28,9 @@ typedef struct kl_scene_loader
 	const char* file; ///< scene file, prefixed to messages; NULL for strings
 	char* base_dir;	  ///< relative mesh paths resolve against it ("" = working directory)
 	kl_world_id world;
-	kl_scene_body* bodies;
+	kl_scene_body* bodies; ///< the "bodies" array's, then the robots' links (joints find them by name)
 	int body_count;
+	int listed_count; ///< bodies of the "bodies" array: the range of joints' body indices
 	kl_scene_body** sorted_bodies; ///< named bodies by name, built on the first joint lookup
 	int sorted_count;
 	kl_scene_mesh* meshes; ///< mesh files loaded so far, each once

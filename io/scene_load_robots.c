@@ -116,6 +116,24 @@ static bool read_positions(kl_json_reader* r, const cJSON* object, robot_entry* 
 	return ok;
 }
 
+/// Adds the robot's links to the bodies the scene's joints find by name ("ROBOT/LINK").
+static bool list_links(kl_scene_loader* s, const kl_robot* robot)
+{
+	const kl_urdf_model* m = kl_robot_get_model(robot);
+	kl_scene_body* bodies = kl_realloc(s->bodies, (size_t)s->body_count + (size_t)m->link_count, sizeof(kl_scene_body));
+	if (bodies == NULL)
+	{
+		return kl_json_fail_api(&s->json, NULL);
+	}
+	s->bodies = bodies;
+	for (int i = 0; i < m->link_count; ++i)
+	{
+		kl_body_id body = kl_robot_get_body(robot, i);
+		s->bodies[s->body_count++] = (kl_scene_body){kl_body_get_name(body), body};
+	}
+	return true;
+}
+
 static bool load_robot(void* context, const cJSON* object)
 {
 	kl_scene_loader* s = context;
@@ -154,7 +172,7 @@ static bool load_robot(void* context, const cJSON* object)
 	{
 		def.joint_positions = e.positions;
 		kl_robot* robot = kl_robot_create(s->world, e.model, &def);
-		ok = robot != NULL || kl_json_fail_api(r, NULL);
+		ok = (robot != NULL || kl_json_fail_api(r, NULL)) && list_links(s, robot);
 		kl_robot_free(robot); // the bodies and joints stay
 	}
 	free_entry(&e);

@@ -686,6 +686,25 @@ static void test_scene_robots(void** state)
 	kl_robot_free(robot);
 	kl_destroy_world(world);
 
+	// Scene joints find a robot's links by name: a tool welded to the arm's tool frame.
+	const char* tool =
+		"{\"bodies\": [{\"name\": \"tool\", \"type\": \"dynamic\", \"position\": [0.88, 0, 0.9],"
+		" \"shapes\": [{\"type\": \"box\", \"half_extents\": [0.02, 0.02, 0.05]}]}],"
+		" \"robots\": [{\"name\": \"arm\", \"urdf\": \"" ARM_URDF "\", \"package_paths\": [\"" ARM_DIR "\"],"
+		" \"drive\": \"motor\"}],"
+		" \"joints\": [{\"type\": \"fixed\", \"name\": \"grip\", \"body_a\": \"arm/tool0\","
+		" \"body_b\": \"tool\", \"anchor\": [0.88, 0, 0.87]}]}";
+	world = kl_scene_load_string(tool, NULL);
+	if (KL_IS_NULL(world))
+	{
+		print_error("%s\n", kl_last_error());
+	}
+	assert_true(kl_world_is_valid(world));
+	kl_joint_id grip = kl_world_find_joint(world, "grip");
+	assert_true(KL_ID_EQUALS(kl_joint_get_body_a(grip), kl_world_find_body(world, "arm/tool0")));
+	assert_true(KL_ID_EQUALS(kl_joint_get_body_b(grip), kl_world_find_body(world, "tool")));
+	kl_destroy_world(world);
+
 	// A bad robot entry fails the whole load with its path.
 	const char* bad =
 		"{\"robots\": [{\"name\": \"arm\", \"urdf\": \"" ARM_URDF "\", \"package_paths\": [\"" ARM_DIR "\"],"
