@@ -410,6 +410,31 @@ static void test_arm_motor_drive(void** state)
 	q[kl_urdf_find_joint(m, "joint_6")] = 2.0;
 	q[kl_urdf_find_joint(m, "finger_joint")] = 0.02;
 	check_motor_robot(m, q, 0.01);
+
+	// The upper arm's inertial: centre and the tensor turned by its rpy (0, 0.2606, 0) into the link frame.
+	kl_world_id world = make_world(-9.81f);
+	kl_robot_def def = kl_default_robot_def();
+	def.drive = KL_ROBOT_DRIVE_MOTOR;
+	kl_robot* robot = kl_robot_create(world, m, &def);
+	assert_non_null(robot);
+	kl_mass_data md = kl_body_get_mass_data(kl_robot_get_body(robot, kl_urdf_find_link(m, "upper_arm")));
+	assert_near(md.center.x, 0.06, 1e-6);
+	assert_near(md.center.y, 0.165, 1e-6);
+	assert_near(md.center.z, 0.225, 1e-6);
+	static const double ey[3] = {0, 1, 0};
+	double r[3][3];
+	axis_rotation(ey, 0.2606, r);
+	const double d[3] = {0.2, 0.2, 0.02};
+	for (int i = 0; i < 3; ++i)
+	{
+		for (int j = 0; j < 3; ++j)
+		{
+			double expected = r[i][0] * d[0] * r[j][0] + r[i][1] * d[1] * r[j][1] + r[i][2] * d[2] * r[j][2];
+			assert_near(md.inertia.raw[j][i], expected, 1e-6);
+		}
+	}
+	kl_robot_destroy(robot);
+	kl_destroy_world(world);
 	kl_urdf_model_free(m);
 }
 
