@@ -65,7 +65,7 @@ function(kl_add_library target)
   endforeach()
   target_sources(${target} PRIVATE ${objects})
   set_target_properties(${target} PROPERTIES C_VISIBILITY_PRESET hidden)
-  target_link_libraries(${target} PUBLIC kollide_api PRIVATE PkgConfig::CJSON Threads::Threads)
+  target_link_libraries(${target} PUBLIC kollide_api PRIVATE PkgConfig::CJSON PkgConfig::EXPAT Threads::Threads)
   if(TARGET kollide_cuda)
     # nvcc's objects need the C++ runtime; named here so that C programs link the static library.
     target_link_libraries(${target} PRIVATE kollide_cuda stdc++)

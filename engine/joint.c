@@ -354,6 +354,12 @@ kl_joint_def kl_joint_get_def(kl_joint_id id)
 	return joint != NULL ? joint->def : kl_default_joint_def(KL_JOINT_FIXED);
 }
 
+const char* kl_joint_get_name(kl_joint_id id)
+{
+	kl_joint* joint = kl_get_joint(id, NULL);
+	return joint != NULL ? joint->name : NULL;
+}
+
 kl_body_id kl_joint_get_body_a(kl_joint_id id)
 {
 	kl_world* world = NULL;

@@ -516,3 +516,21 @@ kl_body_id kl_world_find_body(kl_world_id id, const char* name)
 	}
 	return kl_null_body_id;
 }
+
+kl_joint_id kl_world_find_joint(kl_world_id id, const char* name)
+{
+	kl_world* world = kl_get_world(id);
+	if (world == NULL || name == NULL)
+	{
+		return kl_null_joint_id;
+	}
+	for (int i = 0; i < kl_id_pool_slot_count(&world->joint_pool); ++i)
+	{
+		const kl_joint* joint = &world->joints[i];
+		if (joint->id >= 0 && joint->name != NULL && strcmp(joint->name, name) == 0)
+		{
+			return kl_make_joint_id(world, joint);
+		}
+	}
+	return kl_null_joint_id;
+}

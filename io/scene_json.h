@@ -3,6 +3,7 @@
 #pragma once
 
 #include <kollide/types.h>
+#include <kollide/urdf.h>
 
 /// The format version written by the saver; the loader accepts files without one as this version.
 #define KL_SCENE_VERSION 1
@@ -71,6 +72,16 @@ static inline const char* kl_scene_motor_mode_name(int mode)
 	{
 		case KL_MOTOR_VELOCITY: return "velocity";
 		case KL_MOTOR_POSITION: return "position";
+	}
+	return NULL;
+}
+
+static inline const char* kl_scene_robot_drive_name(int drive)
+{
+	switch ((kl_robot_drive)drive)
+	{
+		case KL_ROBOT_DRIVE_KINEMATIC: return "kinematic";
+		case KL_ROBOT_DRIVE_MOTOR: return "motor";
 	}
 	return NULL;
 }

@@ -202,13 +202,15 @@ static bool load_bodies(kl_scene_loader* s, const cJSON* root)
 			return kl_json_fail_api(&s->json, "bodies");
 		}
 	}
-	return kl_json_read_array(&s->json, root, "bodies", load_body, s);
+	bool ok = kl_json_read_array(&s->json, root, "bodies", load_body, s);
+	s->listed_count = s->body_count;
+	return ok;
 }
 
 // ---------------------------------------------------------------------------------------------
 // Documents
 
-static const char* const k_root_keys[] = {"version", "world", "bodies", "joints"};
+static const char* const k_root_keys[] = {"version", "world", "bodies", "robots", "joints"};
 
 static bool load_root(kl_scene_loader* s, const cJSON* root)
 {
@@ -219,7 +221,7 @@ static bool load_root(kl_scene_loader* s, const cJSON* root)
 	}
 	int version = KL_SCENE_VERSION;
 	kl_world_def def;
-	if (!kl_json_check_keys(r, root, k_root_keys, 4) || !kl_json_read_int(r, root, "version", false, &version))
+	if (!kl_json_check_keys(r, root, k_root_keys, KL_COUNT_OF(k_root_keys)) || !kl_json_read_int(r, root, "version", false, &version))
 	{
 		return false;
 	}
@@ -241,7 +243,7 @@ static bool load_root(kl_scene_loader* s, const cJSON* root)
 	{
 		return kl_json_fail_api(r, "world");
 	}
-	return load_bodies(s, root) && kl_scene_load_joints(s, root);
+	return load_bodies(s, root) && kl_scene_load_robots(s, root) && kl_scene_load_joints(s, root);
 }
 
 /// Runs the load; on failure destroys the partial world and reports the first error.

@@ -73,11 +73,11 @@ static bool find_body(kl_scene_loader* s, const cJSON* object, const char* key, 
 	if (cJSON_IsNumber(item))
 	{
 		double index = 0.0;
-		if (s->body_count == 0)
+		if (s->listed_count == 0)
 		{
 			return kl_json_fail(r, key, KL_ERR_INVALID_ARGUMENT, "the scene has no bodies");
 		}
-		if (!kl_json_to_integer(r, item, key, 0.0, (double)s->body_count - 1.0, &index))
+		if (!kl_json_to_integer(r, item, key, 0.0, (double)s->listed_count - 1.0, &index))
 		{
 			return false;
 		}

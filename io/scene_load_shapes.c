@@ -167,9 +167,7 @@ static kl_shape_id create_plane(kl_json_reader* r, kl_body_id body, const cJSON*
 // ---------------------------------------------------------------------------------------------
 // Meshes: files, loaded once per scene load, or vertices and triangles given inline
 
-/// The mesh file path: absolute as given, else relative to the base directory; canonical when
-/// the file exists, so that saved scenes can name it from anywhere. Owned result.
-static char* resolve_mesh_path(kl_scene_loader* s, const char* file)
+char* kl_scene_resolve_path(const kl_scene_loader* s, const char* file)
 {
 	size_t base_length = strlen(s->base_dir);
 	size_t file_length = strlen(file);
@@ -220,7 +218,7 @@ static kl_mesh* cached_mesh(kl_scene_loader* s, const char* file, bool pointshel
 		kl_json_fail(r, "file", KL_ERR_INVALID_ARGUMENT, "empty file name");
 		return NULL;
 	}
-	char* path = resolve_mesh_path(s, file);
+	char* path = kl_scene_resolve_path(s, file);
 	if (path == NULL)
 	{
 		kl_json_fail_api(r, "file");

@@ -171,6 +171,19 @@ static void check_robot_arm(kl_scene_run* run)
 	assert_true(worst < 0.1f);
 }
 
+/// The URDF arm's turret follows the streamed sweep exactly: joint_1 = 1.3 sin(2π t / 8) at t = 1 s.
+static void check_urdf_arm(kl_scene_run* run)
+{
+	kl_body_id turret = kl_world_find_body(run->world, "arm/turret");
+	assert_true(KL_IS_NON_NULL(turret));
+	assert_int_equal(kl_body_get_type(turret), KL_BODY_KINEMATIC);
+	versors q = kl_body_get_rotation(turret);
+	float angle = 2.0f * atan2f(q.z, q.w);
+	float expected_angle = 1.3f * sinf(2.0f * GLM_PIf * (float)k_steps * k_dt / 8.0f);
+	printf("  urdf_arm: turret at %.5f rad, streamed %.5f rad\n", (double)angle, (double)expected_angle);
+	assert_near(angle, expected_angle, 1.0e-5);
+}
+
 static const demo_expect expected[] = {
 	{"falling_boxes", 250, 0, NULL},
 	{"dominoes", 100, 0, check_dominoes},
@@ -178,6 +191,7 @@ static const demo_expect expected[] = {
 	{"ragdoll", 3 * 11, 3 * 10, check_ragdoll},
 	{"tumbler", 500, 0, check_tumbler},
 	{"robot_arm", 9, 3, check_robot_arm},
+	{"urdf_arm", 5, 8, check_urdf_arm},
 };
 #define EXPECTED_COUNT ((int)(sizeof(expected) / sizeof(expected[0])))
 

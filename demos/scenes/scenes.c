@@ -14,6 +14,7 @@ extern const kl_scene kl_scene_joint_chain;
 extern const kl_scene kl_scene_ragdoll;
 extern const kl_scene kl_scene_tumbler;
 extern const kl_scene kl_scene_robot_arm;
+extern const kl_scene kl_scene_urdf_arm;
 // -- mesh scenes (non-convex triangle meshes against each other)
 extern const kl_scene kl_scene_mesh_pile;
 extern const kl_scene kl_scene_gear_train;
@@ -46,6 +47,7 @@ static const kl_scene* const scenes[] = {
 	&kl_scene_ragdoll,
 	&kl_scene_tumbler,
 	&kl_scene_robot_arm,
+	&kl_scene_urdf_arm,
 	// -- mesh scenes
 	&kl_scene_mesh_pile,
 	&kl_scene_gear_train,

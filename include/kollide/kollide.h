@@ -9,6 +9,7 @@
 #include "io.h"
 #include "math.h"
 #include "types.h"
+#include "urdf.h"
 
 KL_C_BEGIN
 
@@ -154,6 +155,8 @@ KL_API kl_result kl_world_cast_shape(kl_world_id world, const kl_shape_proxy* pr
 									 vec3s translation, kl_filter filter, kl_cast_result_fn* fcn, void* context);
 /// Finds a body by name (first match in slot order), or the null id.
 KL_API kl_body_id kl_world_find_body(kl_world_id world, const char* name);
+/// Finds a joint by name (first match in slot order), or the null id.
+KL_API kl_joint_id kl_world_find_joint(kl_world_id world, const char* name);
 
 // ---------------------------------------------------------------------------------------------
 // Fixed time step for real-time loops
@@ -308,6 +311,8 @@ KL_API kl_result kl_destroy_joint(kl_joint_id joint);
 KL_API bool kl_joint_is_valid(kl_joint_id joint);
 KL_API kl_joint_type kl_joint_get_type(kl_joint_id joint);
 KL_API kl_joint_def kl_joint_get_def(kl_joint_id joint);
+/// The joint's name (NULL if unnamed or for a stale id).
+KL_API const char* kl_joint_get_name(kl_joint_id joint);
 KL_API kl_body_id kl_joint_get_body_a(kl_joint_id joint);
 KL_API kl_body_id kl_joint_get_body_b(kl_joint_id joint);
 /// Constraint force and torque on body_b from the last step (world frame): the force acts at the
