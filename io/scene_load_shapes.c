@@ -16,7 +16,7 @@
 
 static const char* const k_shape_keys[] = {
 	"type",			"name",			   "position",		"orientation",	  "density",
-	"friction",		"restitution",	   "rolling_resistance", "spin_resistance", "material_id", "sensor",
+	"friction",		"restitution",	   "rolling_resistance", "spin_resistance", "surface_velocity", "material_id", "sensor",
 	"contact_events", "sensor_events", "filter",
 };
 
@@ -81,6 +81,7 @@ static bool read_shape_def(kl_json_reader* r, const cJSON* object, kl_shape_def*
 		   kl_json_read_non_negative(r, object, "restitution", false, &m->restitution) &&
 		   kl_json_read_non_negative(r, object, "rolling_resistance", false, &m->rolling_resistance) &&
 		   kl_json_read_non_negative(r, object, "spin_resistance", false, &m->spin_resistance) &&
+		   kl_json_read_vec3(r, object, "surface_velocity", false, &m->surface_velocity) &&
 		   kl_json_read_uint32(r, object, "material_id", false, &m->user_material_id) &&
 		   kl_json_read_bool(r, object, "sensor", false, &def->is_sensor) &&
 		   kl_json_read_bool(r, object, "contact_events", false, &def->enable_contact_events) &&
