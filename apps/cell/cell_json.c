@@ -71,8 +71,14 @@ bool kl_cell_json_fail(kl_cell_json* j, const char* format, ...)
 	int n = snprintf(j->error, (size_t)j->error_size, "%s: ", j->file);
 	for (int i = 0; i < j->depth && i < KL_CELL_JSON_DEPTH && n < j->error_size; ++i)
 	{
-		n += j->indices[i] >= 0 ? snprintf(j->error + n, (size_t)(j->error_size - n), "%s[%d].", j->keys[i], j->indices[i])
-								: snprintf(j->error + n, (size_t)(j->error_size - n), "%s.", j->keys[i]);
+		const char* dot = i > 0 ? "." : "";
+		n += j->indices[i] >= 0 ? snprintf(j->error + n, (size_t)(j->error_size - n), "%s%s[%d]", dot, j->keys[i],
+										   j->indices[i])
+								: snprintf(j->error + n, (size_t)(j->error_size - n), "%s%s", dot, j->keys[i]);
+	}
+	if (j->depth > 0 && n < j->error_size)
+	{
+		n += snprintf(j->error + n, (size_t)(j->error_size - n), ": ");
 	}
 	if (n < j->error_size)
 	{
