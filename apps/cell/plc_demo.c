@@ -6,6 +6,8 @@
 // In lock-step (the default) each cycle ends with the handshake of docs/robot-cell.md: write HR 0
 // (the cycle's ms) and HR 1 (a new request counter), then poll IR 3 until it echoes the counter.
 // --realtime instead sleeps the cycle's length against a cell running in real time.
+// At the end it prints the verdict, the cell's steps, the wall-clock time, the simulated time
+// against it, and the mean and largest round trip of its system-block reads.
 // Exit status: 0 the cell passed, 1 it failed, 2 no verdict in --max-cycles, 3 a Modbus error.
 // SPDX-License-Identifier: MIT
 #include <errno.h>
@@ -51,11 +53,33 @@ typedef struct plc
 	int realtime;
 	uint16_t counter;
 	uint8_t inputs[3];
-	uint16_t system[8];
+	uint16_t system[9]; ///< input registers 0-8: the system block through the step length
 	uint16_t stroke;
 	phase phase;
 	int phase_cycles; ///< cycles spent in the current phase
+	double read_seconds; ///< in system-block reads, and their count and slowest
+	double read_max;
+	long reads;
 } plc;
+
+static double seconds(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/// Reads input registers 0-8, timing the round trip.
+static int read_system(plc* p)
+{
+	double start = seconds();
+	int n = modbus_read_input_registers(p->ctx, 0, 9, p->system);
+	double took = seconds() - start;
+	p->read_seconds += took;
+	p->read_max = took > p->read_max ? took : p->read_max;
+	++p->reads;
+	return n;
+}
 
 static int fail(const char* what)
 {
@@ -84,7 +108,7 @@ static int end_cycle(plc* p)
 	}
 	for (;;)
 	{
-		if (modbus_read_input_registers(p->ctx, 0, 8, p->system) != 8)
+		if (read_system(p) != 9)
 		{
 			return fail("cycle acknowledge");
 		}
@@ -97,7 +121,7 @@ static int end_cycle(plc* p)
 
 static int read_inputs(plc* p)
 {
-	if (modbus_read_input_bits(p->ctx, 0, 3, p->inputs) != 3 || modbus_read_input_registers(p->ctx, 0, 8, p->system) != 8 ||
+	if (modbus_read_input_bits(p->ctx, 0, 3, p->inputs) != 3 || read_system(p) != 9 ||
 		modbus_read_input_registers(p->ctx, IR_STROKE, 1, &p->stroke) != 1)
 	{
 		return fail("reading the inputs");
@@ -197,6 +221,8 @@ int main(int argc, char** argv)
 		return fail("reading the system block");
 	}
 	p.counter = p.system[IR_CYCLE_ACK];
+	uint32_t first_step = ((uint32_t)p.system[0] << 16) | p.system[1];
+	double start = seconds();
 	int status = 2;
 	for (long cycle = 0; cycle < max_cycles; ++cycle)
 	{
@@ -216,9 +242,14 @@ int main(int argc, char** argv)
 			break;
 		}
 	}
+	double wall = seconds() - start;
 	uint32_t steps = ((uint32_t)p.system[0] << 16) | p.system[1];
-	printf("kollide-cell-plc: %s after %u steps\n",
-		   status == 0 ? "passed" : (status == 1 ? "failed" : (status == 2 ? "no verdict" : "error")), steps);
+	double simulated = 1e-6 * (double)(steps - first_step) * p.system[8]; // IR 8: the step in µs
+	printf("kollide-cell-plc: %s after %u steps; %.3f s wall, %.3f s simulated (%.1fx real time); "
+		   "%ld system-block reads, round trip mean %.1f us, max %.1f us\n",
+		   status == 0 ? "passed" : (status == 1 ? "failed" : (status == 2 ? "no verdict" : "error")), steps, wall,
+		   simulated, wall > 0.0 ? simulated / wall : 0.0, p.reads, p.reads > 0 ? 1e6 * p.read_seconds / (double)p.reads : 0.0,
+		   1e6 * p.read_max);
 	modbus_close(p.ctx);
 	modbus_free(p.ctx);
 	return status;
