@@ -105,6 +105,7 @@ typedef struct kl_cell_actuator
 	kl_joint_id joints[2]; ///< motor: [0]; gripper: the jaws
 	float open, closed; ///< gripper: jaw targets (m)
 	float max_force;	///< gripper and motor, N or N·m
+	float follow;		///< gripper: jaw b's target, jaw a's stroke when last applied
 	kl_body_id body;	///< suction cup
 	kl_joint_id weld;	///< suction: the weld while holding
 	kl_transform box_pose; ///< source: where parts appear; sink: its volume

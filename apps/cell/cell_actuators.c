@@ -65,6 +65,33 @@ static bool gripper_holds(const kl_cell_actuator* a, bool on)
 				  fabsf(kl_joint_get_translation(a->joints[1]) - a->closed) > tolerance);
 }
 
+/// Gripper: jaw a drives toward the coil's target with the force limit; jaw b follows jaw a's
+/// stroke with a stiffer motor (a synchronised parallel gripper, as a rack and pinion couples real
+/// ones), so a squeezed part stays centred: two equal force-limited motors would balance in force
+/// only and let the part drift.
+/// How much more force the following jaw may use than the driving one.
+#define KL_CELL_FOLLOWER_FORCE 10.0f
+
+static void apply_gripper(kl_cell* cell, kl_cell_actuator* a, bool on)
+{
+	float low = a->open < a->closed ? a->open : a->closed;
+	float high = a->open < a->closed ? a->closed : a->open;
+	float follow = kl_joint_get_translation(a->joints[0]);
+	follow = follow < low ? low : (follow > high ? high : follow);
+	if (changed(a, on, 0.0f))
+	{
+		drive_joint(cell, a, a->joints[0], true, on ? a->closed : a->open);
+		drive_joint(cell, a, a->joints[1], true, follow);
+		// A stiff follower: the grip force is jaw a's limit, jaw b only mirrors it.
+		kl_joint_set_max_motor_force(a->joints[1], KL_CELL_FOLLOWER_FORCE * a->max_force);
+	}
+	else if (follow != a->follow && kl_joint_set_motor_target(a->joints[1], follow) != KL_OK)
+	{
+		report_failure(cell, a);
+	}
+	a->follow = follow;
+}
+
 /// Suction: on, weld the first movable body the cup touches at its current pose; off, let go.
 static void apply_suction(kl_cell* cell, kl_cell_actuator* a, bool on)
 {
@@ -145,11 +172,7 @@ void kl_cell_apply_actuators(kl_cell* cell)
 			break;
 		}
 		case KL_CELL_GRIPPER:
-			if (changed(a, on, 0.0f))
-			{
-				drive_joint(cell, a, a->joints[0], true, on ? a->closed : a->open);
-				drive_joint(cell, a, a->joints[1], true, on ? a->closed : a->open);
-			}
+			apply_gripper(cell, a, on);
 			holding = gripper_holds(a, on);
 			break;
 		case KL_CELL_SUCTION:

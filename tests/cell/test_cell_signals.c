@@ -1,5 +1,6 @@
 // Kollide tests — the robot cell without a network: register scaling, the system block, actuators
-// and sensors through the register map, the oracle's verdicts, and cell files that are refused.
+// and sensors through the register map (belt, feeder, pusher; gripper, suction cup and sink on
+// tests/cell/data/handling_cell.json), the oracle's verdicts, and cell files that are refused.
 // SPDX-License-Identifier: MIT
 #include "cell.h"
 
@@ -124,6 +125,60 @@ static void test_actuators_and_sensors(void** state)
 	kl_cell_free(&cell);
 }
 
+/// The gripper closes on a part and reports holding it; the suction cup welds the part it touches,
+/// lifts it and drops it on release; the sink removes the part in its volume and counts it.
+static void test_handling(void** state)
+{
+	(void)state;
+	kl_cell cell;
+	char error[512];
+	bool ok = kl_cell_load(&cell, KL_CELL_TEST_DATA_DIR "/handling_cell.json", error, sizeof(error));
+	if (!ok)
+	{
+		print_error("%s\n", error);
+	}
+	assert_true(ok);
+	modbus_mapping_t* m = cell.map;
+	kl_joint_id jaw_a = kl_cell_find_joint(cell.world, "jaw_a");
+	kl_joint_id jaw_b = kl_cell_find_joint(cell.world, "jaw_b");
+	run(&cell, 10);
+	assert_int_equal(m->tab_input_bits[0], 0);
+	m->tab_bits[0] = 1;
+	run(&cell, 300);
+	assert_int_equal(m->tab_input_bits[0], 1);
+	// Stopped on the 6 cm part, each jaw 6 cm into its 9 cm stroke: the part stays centred.
+	assert_float_equal(kl_joint_get_translation(jaw_a), 0.06f, 0.002f);
+	assert_float_equal(kl_joint_get_translation(jaw_b), 0.06f, 0.002f);
+	assert_float_equal(kl_body_get_position(kl_world_find_body(cell.world, "clamped")).x, 0.0f, 0.002f);
+	m->tab_bits[0] = 0;
+	run(&cell, 300);
+	assert_int_equal(m->tab_input_bits[0], 0);
+	assert_float_equal(kl_joint_get_translation(jaw_a), 0.0f, 0.003f);
+	assert_float_equal(kl_joint_get_translation(jaw_b), 0.0f, 0.003f);
+
+	kl_body_id cup = kl_world_find_body(cell.world, "cup");
+	kl_body_id lifted = kl_world_find_body(cell.world, "lifted");
+	m->tab_bits[1] = 1;
+	run(&cell, 2);
+	assert_int_equal(m->tab_input_bits[1], 1);
+	assert_int_equal(kl_body_set_linear_velocity(cup, kl_vec3(0.0f, 0.0f, 0.1f)), KL_OK);
+	run(&cell, 300); // 3 cm up
+	assert_int_equal(kl_body_set_linear_velocity(cup, kl_vec3(0.0f, 0.0f, 0.0f)), KL_OK);
+	assert_float_equal(kl_body_get_position(lifted).z, 0.06f, 0.005f);
+	m->tab_bits[1] = 0;
+	run(&cell, 300);
+	assert_int_equal(m->tab_input_bits[1], 0);
+	assert_float_equal(kl_body_get_position(lifted).z, 0.03f, 0.002f);
+
+	assert_true(KL_IS_NON_NULL(kl_world_find_body(cell.world, "doomed")));
+	assert_int_equal(m->tab_input_registers[16], 0);
+	m->tab_bits[2] = 1;
+	run(&cell, 1);
+	assert_true(KL_IS_NULL(kl_world_find_body(cell.world, "doomed")));
+	assert_int_equal(m->tab_input_registers[16], 1);
+	kl_cell_free(&cell);
+}
+
 static void write_file(const char* path, const char* text)
 {
 	FILE* f = fopen(path, "w");
@@ -204,6 +259,7 @@ int main(void)
 		cmocka_unit_test(test_scaling),
 		cmocka_unit_test(test_system_block),
 		cmocka_unit_test(test_actuators_and_sensors),
+		cmocka_unit_test(test_handling),
 		cmocka_unit_test(test_bad_cell_files),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
