@@ -79,14 +79,14 @@ typedef struct kl_contact_source
 	float restitution;
 	float rolling_resistance;
 	float spin_resistance;
-	/// The relative velocity at the points (B's minus A's, world) whose tangential part friction
-	/// drives toward: A's surface velocity minus B's (conveyor belts); zero on ordinary surfaces.
-	vec3s surface_velocity;
 	int contact_index;
 	int manifold_index;
 	/// Where B's anchors lie relative to the points (A's anchors): zero for a manifold found this
 	/// step, B's motion relative to A since it was found for a kept one (contact recycling).
 	vec3s anchor_shift;
+	/// The relative velocity at the points (B's minus A's, world) whose tangential part friction
+	/// drives toward: A's surface velocity minus B's (conveyor belts); zero on ordinary surfaces.
+	vec3s surface_velocity;
 } kl_contact_source;
 
 void kl_prepare_contact(const kl_solver_step* step, const kl_contact_source* source, int index_a, int index_b,

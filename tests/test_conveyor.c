@@ -1,13 +1,16 @@
 // Kollide tests — conveyor belts (kl_material.surface_velocity): a box on a static belt speeds up to
 // the belt's speed and rides along it, in the belt shape's frame; it stops when the belt stops, and
-// a belt started under a sleeping box wakes it. Bad belt speeds are refused and change nothing.
+// a belt started under a sleeping box wakes it. Bad belt speeds are refused and change nothing;
+// scene files keep belts.
 // SPDX-License-Identifier: MIT
+#include <kollide/io.h>
 #include <kollide/kollide.h>
 
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -126,12 +129,34 @@ static void test_bad_belt_refused(void** state)
 	kl_destroy_world(s.world);
 }
 
+/// Scene files keep a belt: saved and loaded again, the shape has the same surface velocity.
+static void test_belt_in_scene_file(void** state)
+{
+	(void)state;
+	belt_scene s = make_scene(0.0f, kl_vec3(BELT_SPEED, -0.25f, 0.0f));
+	char* text = kl_scene_save_string(s.world);
+	assert_non_null(text);
+	assert_non_null(strstr(text, "surface_velocity"));
+	kl_world_id loaded = kl_scene_load_string(text, NULL);
+	free(text);
+	assert_true(KL_IS_NON_NULL(loaded));
+	kl_body_id bodies[2];
+	assert_int_equal(kl_world_get_bodies(loaded, bodies, 2), 2);
+	kl_shape_id belt;
+	assert_int_equal(kl_body_get_shapes(bodies[0], &belt, 1), 1);
+	vec3s v = kl_shape_get_material(belt).surface_velocity;
+	assert_true(v.x == BELT_SPEED && v.y == -0.25f && v.z == 0.0f);
+	kl_destroy_world(loaded);
+	kl_destroy_world(s.world);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_box_rides_belt),
 		cmocka_unit_test(test_belt_wakes_sleeping_box),
 		cmocka_unit_test(test_bad_belt_refused),
+		cmocka_unit_test(test_belt_in_scene_file),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
