@@ -19,6 +19,18 @@ float kl_cell_decode(kl_cell_scaled s, uint16_t raw)
 	return (float)((int16_t)raw) * s.scale + s.offset;
 }
 
+bool kl_cell_inside_box(kl_transform pose, vec3s half_extents, vec3s point)
+{
+	vec3s p = kl_inv_transform_point(pose, point);
+	return fabsf(p.x) <= half_extents.x && fabsf(p.y) <= half_extents.y && fabsf(p.z) <= half_extents.z;
+}
+
+kl_filter kl_cell_query_filter(void)
+{
+	kl_filter f = {UINT64_MAX, UINT64_MAX, 0};
+	return f;
+}
+
 kl_joint_id kl_cell_find_joint(kl_world_id world, const char* name)
 {
 	int n = kl_world_get_joints(world, NULL, 0);

@@ -200,6 +200,11 @@ void kl_cell_write_system_block(kl_cell* cell);
 uint16_t kl_cell_encode(kl_cell_scaled s, float value);
 float kl_cell_decode(kl_cell_scaled s, uint16_t raw);
 
+/// Whether a world point lies inside the box of half extents at pose.
+bool kl_cell_inside_box(kl_transform pose, vec3s half_extents, vec3s point);
+/// The filter of the cell's queries: every shape (the queries skip sensor shapes themselves).
+kl_filter kl_cell_query_filter(void);
+
 /// Finds a joint by name (the first in creation order), or the null id.
 kl_joint_id kl_cell_find_joint(kl_world_id world, const char* name);
 

@@ -223,16 +223,13 @@ void kl_cell_run_sinks(kl_cell* cell)
 			continue;
 		}
 		sink_query q = {.count = 0};
-		kl_filter all = {UINT64_MAX, UINT64_MAX, 0};
 		kl_shape_proxy box = kl_make_box_proxy(a->half_extents);
-		kl_world_overlap_shape(cell->world, &box, a->box_pose, all, collect_dynamic, &q);
+		kl_world_overlap_shape(cell->world, &box, a->box_pose, kl_cell_query_filter(), collect_dynamic, &q);
 		for (int k = 0; k < q.count; ++k)
 		{
 			// Only a body whose centre is inside goes (a part touching the sink's edge stays).
-			vec3s local = kl_inv_transform_point(a->box_pose, kl_body_get_position(q.found[k]));
-			bool inside = fabsf(local.x) <= a->half_extents.x && fabsf(local.y) <= a->half_extents.y &&
-						  fabsf(local.z) <= a->half_extents.z;
-			if (inside && kl_body_is_valid(q.found[k]))
+			if (kl_cell_inside_box(a->box_pose, a->half_extents, kl_body_get_position(q.found[k])) &&
+				kl_body_is_valid(q.found[k]))
 			{
 				const char* name = kl_body_get_name(q.found[k]);
 				kl_cell_add_event(cell, "sink %s removed %s", a->name, name != NULL ? name : "a part");

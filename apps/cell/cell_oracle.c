@@ -34,12 +34,6 @@ void kl_cell_add_event(kl_cell* cell, const char* format, ...)
 	va_end(args);
 }
 
-static bool inside_box(kl_transform pose, vec3s half_extents, vec3s point)
-{
-	vec3s p = kl_inv_transform_point(pose, point);
-	return fabsf(p.x) <= half_extents.x && fabsf(p.y) <= half_extents.y && fabsf(p.z) <= half_extents.z;
-}
-
 static bool bodies_touch(kl_world_id world, const char* name_a, const char* name_b)
 {
 	kl_body_id a = kl_world_find_body(world, name_a);
@@ -98,7 +92,7 @@ static bool happens(const kl_cell* cell, const kl_cell_monitor* m)
 	case KL_CELL_MONITOR_REGION:
 	{
 		kl_body_id body = kl_world_find_body(cell->world, m->body);
-		return KL_IS_NON_NULL(body) && inside_box(m->box_pose, m->half_extents, kl_body_get_position(body));
+		return KL_IS_NON_NULL(body) && kl_cell_inside_box(m->box_pose, m->half_extents, kl_body_get_position(body));
 	}
 	case KL_CELL_MONITOR_FORBIDDEN:
 		return bodies_touch(cell->world, m->body, m->other);

@@ -6,13 +6,6 @@
 
 #include <math.h>
 
-/// Rays and volumes see every shape (sensor shapes are skipped by the queries themselves).
-static kl_filter see_all(void)
-{
-	kl_filter f = {UINT64_MAX, UINT64_MAX, 0};
-	return f;
-}
-
 static bool count_movable(kl_shape_id shape, void* context)
 {
 	int* count = context;
@@ -29,7 +22,7 @@ static void read_sensor(kl_world_id world, kl_cell_sensor* s)
 	{
 		vec3s ray = glms_vec3_sub(s->to, s->from);
 		kl_ray_hit hit;
-		s->active = kl_world_cast_ray(world, s->from, ray, see_all(), &hit);
+		s->active = kl_world_cast_ray(world, s->from, ray, kl_cell_query_filter(), &hit);
 		s->value = (s->active ? hit.fraction : 1.0f) * glms_vec3_norm(ray);
 		break;
 	}
@@ -37,7 +30,7 @@ static void read_sensor(kl_world_id world, kl_cell_sensor* s)
 	{
 		int count = 0;
 		kl_shape_proxy box = kl_make_box_proxy(s->half_extents);
-		kl_world_overlap_shape(world, &box, s->box_pose, see_all(), count_movable, &count);
+		kl_world_overlap_shape(world, &box, s->box_pose, kl_cell_query_filter(), count_movable, &count);
 		s->active = count > 0;
 		s->value = (float)count;
 		break;
