@@ -17,6 +17,8 @@
 /// Input and holding registers 0-15 are the system block; the cell file maps from 16 up.
 #define KL_CELL_SYSTEM_REGISTERS 16
 #define KL_CELL_MAX_ADDRESS 4096
+/// Events the report keeps; later ones are only counted.
+#define KL_CELL_MAX_EVENTS 4096
 
 /// Input registers of the system block.
 enum kl_cell_system_input
@@ -176,6 +178,7 @@ typedef struct kl_cell
 	int monitor_count;
 	int64_t oracle_steps; ///< a verdict must come within this many steps (0: no limit)
 	kl_cell_event* events;
+	int64_t events_dropped; ///< beyond KL_CELL_MAX_EVENTS
 	int event_count;
 	int event_capacity;
 	modbus_mapping_t* map;

@@ -15,6 +15,11 @@
 
 void kl_cell_add_event(kl_cell* cell, const char* format, ...)
 {
+	if (cell->event_count >= KL_CELL_MAX_EVENTS)
+	{
+		++cell->events_dropped; // a client toggling a refused value every step must not fill memory
+		return;
+	}
 	if (cell->event_count == cell->event_capacity)
 	{
 		int capacity = cell->event_capacity > 0 ? 2 * cell->event_capacity : 32;
@@ -180,6 +185,7 @@ bool kl_cell_write_report(const kl_cell* cell, const char* path)
 	cJSON_AddNumberToObject(root, "step_ms", cell->step_us / 1000.0);
 	cJSON_AddNumberToObject(root, "cycles", cell->cycles);
 	cJSON_AddNumberToObject(root, "overruns", cell->overruns);
+	cJSON_AddNumberToObject(root, "events_dropped", (double)cell->events_dropped);
 	char hash[16];
 	snprintf(hash, sizeof(hash), "0x%08x", kl_world_hash_transforms(cell->world));
 	cJSON_AddStringToObject(root, "hash", hash);

@@ -221,6 +221,36 @@ static void expect_refused(const char* sensor, const char* actuator, const char*
 	assert_non_null(strstr(error, message));
 }
 
+/// A belt speed the engine refuses (200 km/s) leaves the belt as it was and is reported, once per
+/// change; a client changing it every step fills the report up to its limit, then only counts.
+static void test_refused_values(void** state)
+{
+	(void)state;
+	char text[1024], path[512], error[512];
+	snprintf(text, sizeof(text),
+			 "{\"scene\": \"%s/push_scene.json\", \"actuators\": [{\"name\": \"belt\", \"type\": \"conveyor\","
+			 " \"body\": \"belt\", \"holding_register\": {\"address\": 20, \"scale\": 10}}]}",
+			 KL_CELL_DEMO_DIR);
+	snprintf(path, sizeof(path), "%s/cell_refused.json", KL_TEST_OUT_DIR);
+	write_file(path, text);
+	kl_cell cell;
+	assert_true(kl_cell_load(&cell, path, error, sizeof(error)));
+	cell.map->tab_registers[20] = 20000;
+	run(&cell, 3);
+	assert_int_equal(cell.event_count, 1);
+	assert_non_null(strstr(cell.events[0].text, "actuator belt: surface velocity"));
+	assert_true(kl_shape_get_material(belt_shape(&cell)).surface_velocity.x == 0.0f);
+	for (int i = 0; i < KL_CELL_MAX_EVENTS + 100; ++i)
+	{
+		cell.map->tab_registers[20] = (uint16_t)(20000 + i % 2);
+		run(&cell, 1);
+	}
+	assert_int_equal(cell.event_count, KL_CELL_MAX_EVENTS);
+	assert_int_equal(cell.events_dropped, 100); // 1 + 4,195 changes (the first value repeats)
+	assert_true(kl_shape_get_material(belt_shape(&cell)).surface_velocity.x == 0.0f);
+	kl_cell_free(&cell);
+}
+
 static void test_bad_cell_files(void** state)
 {
 	(void)state;
@@ -260,6 +290,7 @@ int main(void)
 		cmocka_unit_test(test_system_block),
 		cmocka_unit_test(test_actuators_and_sensors),
 		cmocka_unit_test(test_handling),
+		cmocka_unit_test(test_refused_values),
 		cmocka_unit_test(test_bad_cell_files),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
