@@ -1,7 +1,8 @@
 // Kollide tests — kollide-cell served on a free loopback port: 100 clients connected and reading
 // while a client drives 300 lock-step cycles, none missed; malformed frames get exceptions and the
 // server keeps serving; the demo's PLC program drives the cell to "passed", its I/O log replays to
-// the same state hash twice, and with the fixture moved 3 cm the run fails with the reason.
+// the same state hash twice, and with the fixture moved 3 cm the run fails with the reason; bad
+// command lines and I/O logs are refused.
 // SPDX-License-Identifier: MIT
 #include "cell_test_util.h"
 
@@ -204,6 +205,38 @@ static void test_moved_fixture_fails(void** state)
 	assert_non_null(strstr(report, "monitor part_in_fixture did not happen within its window"));
 }
 
+static int run_cell(const char* const* argv, const char* tag)
+{
+	char out[512];
+	snprintf(out, sizeof(out), "%s/%s.out", KL_TEST_OUT_DIR, tag);
+	return cell_wait(cell_spawn(argv, out));
+}
+
+/// Bad arguments exit 2; a missing cell file, a malformed I/O log and an address that is not IPv4
+/// exit 1, each with a message (on stderr).
+static void test_bad_command_lines(void** state)
+{
+	(void)state;
+	const char* no_cell[] = {KL_CELL_EXE, NULL};
+	assert_int_equal(run_cell(no_cell, "args1"), 2);
+	const char* zero_steps[] = {KL_CELL_EXE, DEMO, "--steps", "0", NULL};
+	assert_int_equal(run_cell(zero_steps, "args2"), 2);
+	const char* no_port[] = {KL_CELL_EXE, DEMO, "--modbus", "127.0.0.1", NULL};
+	assert_int_equal(run_cell(no_port, "args3"), 2);
+	const char* missing[] = {KL_CELL_EXE, KL_TEST_OUT_DIR "/no_such_cell.json", NULL};
+	assert_int_equal(run_cell(missing, "args4"), 1);
+	const char* not_ipv4[] = {KL_CELL_EXE, DEMO, "--modbus", "localhost:0", NULL};
+	assert_int_equal(run_cell(not_ipv4, "args5"), 1);
+	char log[512];
+	snprintf(log, sizeof(log), "%s/bad.io.log", KL_TEST_OUT_DIR);
+	FILE* f = fopen(log, "w");
+	assert_non_null(f);
+	fputs("0 coil 0 1\n5 holding 9999 1\n10 end\n", f);
+	fclose(f);
+	const char* bad_log[] = {KL_CELL_EXE, DEMO, "--replay", log, NULL};
+	assert_int_equal(run_cell(bad_log, "args6"), 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -211,6 +244,7 @@ int main(void)
 		cmocka_unit_test(test_malformed_frames),
 		cmocka_unit_test(test_plc_passes_and_replays),
 		cmocka_unit_test(test_moved_fixture_fails),
+		cmocka_unit_test(test_bad_command_lines),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
