@@ -179,6 +179,32 @@ static void test_handling(void** state)
 	kl_cell_free(&cell);
 }
 
+/// A sensor monitor passes the run when the sucked part is raised 2 cm; a forbidden contact (the
+/// gripper's jaw on the other part) afterwards still fails it, with that monitor as the reason.
+static void test_oracle_monitors(void** state)
+{
+	(void)state;
+	kl_cell cell;
+	char error[512];
+	assert_true(kl_cell_load(&cell, KL_CELL_TEST_DATA_DIR "/oracle_cell.json", error, sizeof(error)));
+	cell.map->tab_bits[1] = 1;
+	run(&cell, 2);
+	kl_body_set_linear_velocity(kl_world_find_body(cell.world, "cup"), kl_vec3(0.0f, 0.0f, 0.1f));
+	run(&cell, 150);
+	assert_int_equal(cell.state, KL_CELL_RUNNING); // 1.5 cm up
+	run(&cell, 100);
+	assert_int_equal(cell.state, KL_CELL_PASSED);
+	assert_int_equal(cell.map->tab_input_registers[KL_CELL_IR_STATE], KL_CELL_PASSED);
+	assert_in_range(cell.monitors[0].step, 200, 215);
+	cell.map->tab_bits[0] = 1;
+	run(&cell, 100);
+	assert_int_equal(cell.state, KL_CELL_FAILED);
+	assert_int_equal(cell.map->tab_input_registers[KL_CELL_IR_STATE], KL_CELL_FAILED);
+	assert_non_null(strstr(cell.reason, "forbidden contact (monitor jaw_touches_part)"));
+	assert_true(cell.monitors[1].violated);
+	kl_cell_free(&cell);
+}
+
 static void write_file(const char* path, const char* text)
 {
 	FILE* f = fopen(path, "w");
@@ -291,6 +317,7 @@ int main(void)
 		cmocka_unit_test(test_actuators_and_sensors),
 		cmocka_unit_test(test_handling),
 		cmocka_unit_test(test_refused_values),
+		cmocka_unit_test(test_oracle_monitors),
 		cmocka_unit_test(test_bad_cell_files),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
