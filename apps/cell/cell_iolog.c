@@ -5,6 +5,7 @@
 #include "cell.h"
 
 #include <inttypes.h>
+#include <stdint.h>
 #include <string.h>
 
 void kl_cell_log_outputs(kl_cell* cell)
@@ -34,6 +35,35 @@ static bool bad_line(char* error, int size, int line, const char* what)
 	return false;
 }
 
+/// One line of a log: "STEP end" (table "end"), or "STEP coil|holding ADDRESS VALUE" with the
+/// address inside the map and the value the table holds. Checked whole before the replay steps.
+typedef struct log_line
+{
+	int64_t step;
+	char table[16];
+	long long address;
+	long long value;
+} log_line;
+
+static bool parse_line(const kl_cell* cell, const char* text, int64_t from, log_line* l)
+{
+	char extra[2];
+	int n = sscanf(text, "%" SCNd64 " %15s %lld %lld %1s", &l->step, l->table, &l->address, &l->value, extra);
+	if (n < 2 || l->step < from || l->step > INT32_MAX)
+	{
+		return false;
+	}
+	if (strcmp(l->table, "end") == 0)
+	{
+		return n == 2;
+	}
+	bool coil = strcmp(l->table, "coil") == 0;
+	bool holding = strcmp(l->table, "holding") == 0;
+	long long addresses = coil ? cell->map->nb_bits : cell->map->nb_registers;
+	return n == 4 && (coil || holding) && l->address >= 0 && l->address < addresses && l->value >= 0 &&
+		   l->value <= (coil ? 1 : 65535);
+}
+
 bool kl_cell_replay(kl_cell* cell, const char* path, char* error, int size)
 {
 	FILE* f = fopen(path, "r");
@@ -48,37 +78,26 @@ bool kl_cell_replay(kl_cell* cell, const char* path, char* error, int size)
 	while (ok && !ended && fgets(text, sizeof(text), f) != NULL)
 	{
 		++line;
-		int64_t step;
-		char table[16];
-		int address, value, n = sscanf(text, "%" SCNd64 " %15s %d %d", &step, table, &address, &value);
-		if (n < 2 || step < cell->step_count || step > ((int64_t)1 << 40))
+		log_line l;
+		if (!parse_line(cell, text, cell->step_count, &l))
 		{
-			ok = bad_line(error, size, line, "expected \"STEP coil|holding ADDRESS VALUE\" or \"STEP end\", steps in order");
+			ok = bad_line(error, size, line,
+						  "expected \"STEP end\" or \"STEP coil|holding ADDRESS VALUE\" with steps in order (at most "
+						  "2^31 - 1), an address in the map and a value the table holds");
 			break;
 		}
-		while (cell->step_count < step)
+		while (cell->step_count < l.step)
 		{
 			kl_cell_step(cell);
 		}
-		ended = strcmp(table, "end") == 0;
-		bool coil = strcmp(table, "coil") == 0, holding = strcmp(table, "holding") == 0;
-		if (ended)
+		ended = strcmp(l.table, "end") == 0;
+		if (!ended && l.table[0] == 'c')
 		{
-			break;
+			cell->map->tab_bits[l.address] = (uint8_t)l.value;
 		}
-		if (n != 4 || (!coil && !holding) || address < 0 || address >= (coil ? cell->map->nb_bits : cell->map->nb_registers) ||
-			value < 0 || value > (coil ? 1 : 65535))
+		else if (!ended)
 		{
-			ok = bad_line(error, size, line, "unknown table, address or value");
-			break;
-		}
-		if (coil)
-		{
-			cell->map->tab_bits[address] = (uint8_t)value;
-		}
-		else
-		{
-			cell->map->tab_registers[address] = (uint16_t)value;
+			cell->map->tab_registers[l.address] = (uint16_t)l.value;
 		}
 	}
 	fclose(f);

@@ -235,6 +235,13 @@ static void test_bad_command_lines(void** state)
 	fclose(f);
 	const char* bad_log[] = {KL_CELL_EXE, DEMO, "--replay", log, NULL};
 	assert_int_equal(run_cell(bad_log, "args6"), 1);
+	// A step beyond the 32-bit counter is refused before any step runs (not stepped towards).
+	f = fopen(log, "w");
+	assert_non_null(f);
+	fputs("0 coil 0 1\n99999999999 end\n", f);
+	fclose(f);
+	assert_int_equal(run_cell(bad_log, "args7"), 1);
+	assert_non_null(strstr(cell_read_text(KL_TEST_OUT_DIR "/args7.out"), "kollide-cell: 0 steps"));
 }
 
 int main(void)
