@@ -25,8 +25,8 @@ enum kl_cell_system_input
 {
 	KL_CELL_IR_STEP_HIGH = 0, ///< step counter, 32-bit, high word first
 	KL_CELL_IR_STEP_LOW = 1,
-	KL_CELL_IR_STATE = 2,	  ///< kl_cell_state
-	KL_CELL_IR_CYCLE_ACK = 3, ///< lock-step: the last request counter served (HR 1 echoed)
+	KL_CELL_IR_STATE = 2,		  ///< kl_cell_state
+	KL_CELL_IR_CYCLE_ACK = 3,	  ///< lock-step: the last request counter served (HR 1 echoed)
 	KL_CELL_IR_OVERRUNS_HIGH = 4, ///< real-time mode: steps that started late, 32-bit
 	KL_CELL_IR_OVERRUNS_LOW = 5,
 	KL_CELL_IR_CYCLES_HIGH = 6, ///< lock-step cycles served, 32-bit
@@ -37,7 +37,7 @@ enum kl_cell_system_input
 /// Holding registers of the system block (lock-step handshake).
 enum kl_cell_system_holding
 {
-	KL_CELL_HR_CYCLE_MS = 0,	///< simulated time of the next cycle, ms
+	KL_CELL_HR_CYCLE_MS = 0,	  ///< simulated time of the next cycle, ms
 	KL_CELL_HR_CYCLE_REQUEST = 1, ///< a new value requests a cycle
 };
 
@@ -59,24 +59,24 @@ typedef struct kl_cell_scaled
 
 typedef enum kl_cell_sensor_type
 {
-	KL_CELL_LIGHT_BARRIER, ///< a ray between two points: active while something interrupts it
+	KL_CELL_LIGHT_BARRIER,	///< a ray between two points: active while something interrupts it
 	KL_CELL_REFLEX_SCANNER, ///< a ray: the distance to the first surface (its length if none)
-	KL_CELL_PRESENCE,	   ///< a box volume: active while a movable body's shape overlaps it
-	KL_CELL_DISPLACEMENT,  ///< a body's offset from a reference body along the reference's axis
+	KL_CELL_PRESENCE,		///< a box volume: active while a movable body's shape overlaps it
+	KL_CELL_DISPLACEMENT,	///< a body's offset from a reference body along the reference's axis
 } kl_cell_sensor_type;
 
 typedef struct kl_cell_sensor
 {
 	char name[KL_CELL_NAME_SIZE];
 	kl_cell_sensor_type type;
-	vec3s from, to;			  ///< rays, world
-	kl_transform box_pose;	  ///< presence volume
+	vec3s from, to;		   ///< rays, world
+	kl_transform box_pose; ///< presence volume
 	vec3s half_extents;
 	char body[KL_CELL_NAME_SIZE]; ///< displacement: the measured body
 	char reference[KL_CELL_NAME_SIZE];
-	vec3s axis; ///< in the reference body's frame
-	float zero;		 ///< displacement: the reading at the scene's pose (subtracted)
-	float threshold; ///< displacement: the discrete input is active beyond ±threshold (m)
+	vec3s axis;			///< in the reference body's frame
+	float zero;			///< displacement: the reading at the scene's pose (subtracted)
+	float threshold;	///< displacement: the discrete input is active beyond ±threshold (m)
 	int discrete_input; ///< -1: not mapped
 	kl_cell_scaled input_register;
 	bool active;
@@ -99,23 +99,23 @@ typedef struct kl_cell_actuator
 	kl_cell_actuator_type type;
 	int coil; ///< -1: not mapped (then on)
 	kl_cell_scaled holding_register;
-	int discrete_input; ///< gripper and suction: holding a part; -1: not mapped
+	int discrete_input;			   ///< gripper and suction: holding a part; -1: not mapped
 	kl_cell_scaled input_register; ///< source and sink: parts made or removed
-	kl_shape_id shape;	///< conveyor
-	vec3s direction;	///< conveyor: unit, shape frame
-	float speed;		///< conveyor: m/s when no register gives it
-	kl_joint_id joints[2]; ///< motor: [0]; gripper: the jaws
-	float open, closed; ///< gripper: jaw targets (m)
-	float max_force;	///< gripper and motor, N or N·m
-	float follow;		///< gripper: jaw b's target, jaw a's stroke when last applied
-	kl_body_id body;	///< suction cup
-	kl_joint_id weld;	///< suction: the weld while holding
-	kl_transform box_pose; ///< source: where parts appear; sink: its volume
-	vec3s half_extents;	   ///< source: the part's box; sink: the volume's
+	kl_shape_id shape;			   ///< conveyor
+	vec3s direction;			   ///< conveyor: unit, shape frame
+	float speed;				   ///< conveyor: m/s when no register gives it
+	kl_joint_id joints[2];		   ///< motor: [0]; gripper: the jaws
+	float open, closed;			   ///< gripper: jaw targets (m)
+	float max_force;			   ///< gripper and motor, N or N·m
+	float follow;				   ///< gripper: jaw b's target, jaw a's stroke when last applied
+	kl_body_id body;			   ///< suction cup
+	kl_joint_id weld;			   ///< suction: the weld while holding
+	kl_transform box_pose;		   ///< source: where parts appear; sink: its volume
+	vec3s half_extents;			   ///< source: the part's box; sink: the volume's
 	float density;
-	int count;			///< parts made or removed
+	int count; ///< parts made or removed
 	bool last_coil;
-	bool applied;		///< the outputs below were applied once
+	bool applied; ///< the outputs below were applied once
 	bool applied_on;
 	float applied_value;
 } kl_cell_actuator;
@@ -150,7 +150,7 @@ typedef struct kl_cell_monitor
 	int address;
 	int value;
 	int64_t window_start, window_end; ///< steps; the event must happen within [start, end]
-	int64_t step;	 ///< when it happened, -1 not yet
+	int64_t step;					  ///< when it happened, -1 not yet
 	bool satisfied;
 	bool violated;
 } kl_cell_monitor;
@@ -184,7 +184,7 @@ typedef struct kl_cell
 	modbus_mapping_t* map;
 	uint8_t* last_coils; ///< the outputs as the last step read them (the I/O log records changes)
 	uint16_t* last_holding;
-	FILE* io_log;		 ///< NULL: not recording
+	FILE* io_log; ///< NULL: not recording
 	uint32_t overruns;
 	uint32_t cycles;
 } kl_cell;

@@ -50,8 +50,8 @@ static void apply_conveyor(kl_cell* cell, kl_cell_actuator* a, bool on)
 
 static void drive_joint(kl_cell* cell, const kl_cell_actuator* a, kl_joint_id joint, bool on, float target)
 {
-	if (kl_joint_set_max_motor_force(joint, a->max_force) != KL_OK || kl_joint_set_motor_target(joint, target) != KL_OK ||
-		kl_joint_enable_motor(joint, on) != KL_OK)
+	if (kl_joint_set_max_motor_force(joint, a->max_force) != KL_OK ||
+		kl_joint_set_motor_target(joint, target) != KL_OK || kl_joint_enable_motor(joint, on) != KL_OK)
 	{
 		report_failure(cell, a);
 	}
@@ -159,31 +159,26 @@ void kl_cell_apply_actuators(kl_cell* cell)
 		bool holding = false;
 		switch (a->type)
 		{
-		case KL_CELL_CONVEYOR:
-			apply_conveyor(cell, a, on);
-			break;
-		case KL_CELL_JOINT_MOTOR:
-		{
-			float target = register_value(cell, a, 0.0f);
-			if (changed(a, on, target))
+			case KL_CELL_CONVEYOR: apply_conveyor(cell, a, on); break;
+			case KL_CELL_JOINT_MOTOR:
 			{
-				drive_joint(cell, a, a->joints[0], on, target);
+				float target = register_value(cell, a, 0.0f);
+				if (changed(a, on, target))
+				{
+					drive_joint(cell, a, a->joints[0], on, target);
+				}
+				break;
 			}
-			break;
-		}
-		case KL_CELL_GRIPPER:
-			apply_gripper(cell, a, on);
-			holding = gripper_holds(a, on);
-			break;
-		case KL_CELL_SUCTION:
-			apply_suction(cell, a, on);
-			holding = KL_IS_NON_NULL(a->weld);
-			break;
-		case KL_CELL_SOURCE:
-			apply_source(cell, a, on);
-			break;
-		case KL_CELL_SINK:
-			break;
+			case KL_CELL_GRIPPER:
+				apply_gripper(cell, a, on);
+				holding = gripper_holds(a, on);
+				break;
+			case KL_CELL_SUCTION:
+				apply_suction(cell, a, on);
+				holding = KL_IS_NON_NULL(a->weld);
+				break;
+			case KL_CELL_SOURCE: apply_source(cell, a, on); break;
+			case KL_CELL_SINK: break;
 		}
 		if (a->discrete_input >= 0)
 		{
@@ -191,7 +186,8 @@ void kl_cell_apply_actuators(kl_cell* cell)
 		}
 		if (a->input_register.address >= 0)
 		{
-			cell->map->tab_input_registers[a->input_register.address] = kl_cell_encode(a->input_register, (float)a->count);
+			cell->map->tab_input_registers[a->input_register.address] =
+				kl_cell_encode(a->input_register, (float)a->count);
 		}
 	}
 }
@@ -239,7 +235,8 @@ void kl_cell_run_sinks(kl_cell* cell)
 		}
 		if (a->input_register.address >= 0)
 		{
-			cell->map->tab_input_registers[a->input_register.address] = kl_cell_encode(a->input_register, (float)a->count);
+			cell->map->tab_input_registers[a->input_register.address] =
+				kl_cell_encode(a->input_register, (float)a->count);
 		}
 	}
 }

@@ -77,20 +77,22 @@ static bool read_sensor(kl_cell_json* j, kl_cell* cell, const cJSON* o, address_
 	}
 	switch (s->type)
 	{
-	case KL_CELL_LIGHT_BARRIER:
-	case KL_CELL_REFLEX_SCANNER:
-		return kl_cell_json_vec3(j, o, "from", true, &s->from) && kl_cell_json_vec3(j, o, "to", true, &s->to);
-	case KL_CELL_PRESENCE:
-		return kl_cell_json_pose(j, o, &s->box_pose) && kl_cell_json_extents(j, o, &s->half_extents);
-	case KL_CELL_DISPLACEMENT:
-	{
-		kl_body_id a, b;
-		ok = kl_cell_json_name(j, o, "body", true, s->body) && kl_cell_json_name(j, o, "reference", true, s->reference) &&
-			 kl_cell_json_unit(j, o, "axis", &s->axis) && kl_cell_json_float(j, o, "threshold", false, &threshold) &&
-			 resolve_body(j, cell->world, s->body, &a) && resolve_body(j, cell->world, s->reference, &b);
-		s->threshold = threshold;
-		return ok;
-	}
+		case KL_CELL_LIGHT_BARRIER:
+		case KL_CELL_REFLEX_SCANNER:
+			return kl_cell_json_vec3(j, o, "from", true, &s->from) && kl_cell_json_vec3(j, o, "to", true, &s->to);
+		case KL_CELL_PRESENCE:
+			return kl_cell_json_pose(j, o, &s->box_pose) && kl_cell_json_extents(j, o, &s->half_extents);
+		case KL_CELL_DISPLACEMENT:
+		{
+			kl_body_id a, b;
+			ok = kl_cell_json_name(j, o, "body", true, s->body) &&
+				 kl_cell_json_name(j, o, "reference", true, s->reference) &&
+				 kl_cell_json_unit(j, o, "axis", &s->axis) &&
+				 kl_cell_json_float(j, o, "threshold", false, &threshold) &&
+				 resolve_body(j, cell->world, s->body, &a) && resolve_body(j, cell->world, s->reference, &b);
+			s->threshold = threshold;
+			return ok;
+		}
 	}
 	return false;
 }
@@ -106,44 +108,46 @@ static bool read_actuator_kind(kl_cell_json* j, kl_cell* cell, const cJSON* o, k
 	char name[KL_CELL_NAME_SIZE];
 	switch (a->type)
 	{
-	case KL_CELL_CONVEYOR:
-	{
-		int index = 0;
-		kl_body_id body;
-		kl_shape_id shapes[16];
-		if (!kl_cell_json_name(j, o, "body", true, name) || !resolve_body(j, cell->world, name, &body) ||
-			!kl_cell_json_int(j, o, "shape", false, 0, 15, &index) || !kl_cell_json_unit(j, o, "direction", &a->direction) ||
-			!kl_cell_json_float(j, o, "speed", false, &a->speed))
+		case KL_CELL_CONVEYOR:
 		{
-			return false;
+			int index = 0;
+			kl_body_id body;
+			kl_shape_id shapes[16];
+			if (!kl_cell_json_name(j, o, "body", true, name) || !resolve_body(j, cell->world, name, &body) ||
+				!kl_cell_json_int(j, o, "shape", false, 0, 15, &index) ||
+				!kl_cell_json_unit(j, o, "direction", &a->direction) ||
+				!kl_cell_json_float(j, o, "speed", false, &a->speed))
+			{
+				return false;
+			}
+			if (kl_body_get_shapes(body, shapes, 16) <= index)
+			{
+				return kl_cell_json_fail(j, "body \"%s\" has no shape %d", name, index);
+			}
+			a->shape = shapes[index];
+			return true;
 		}
-		if (kl_body_get_shapes(body, shapes, 16) <= index)
+		case KL_CELL_JOINT_MOTOR:
+			return kl_cell_json_name(j, o, "joint", true, name) && read_joint(j, cell->world, name, &a->joints[0]) &&
+				   kl_cell_json_float(j, o, "max_force", false, &a->max_force);
+		case KL_CELL_GRIPPER:
 		{
-			return kl_cell_json_fail(j, "body \"%s\" has no shape %d", name, index);
+			char second[KL_CELL_NAME_SIZE];
+			return kl_cell_json_name(j, o, "jaw_a", true, name) && kl_cell_json_name(j, o, "jaw_b", true, second) &&
+				   read_joint(j, cell->world, name, &a->joints[0]) &&
+				   read_joint(j, cell->world, second, &a->joints[1]) &&
+				   kl_cell_json_float(j, o, "open", true, &a->open) &&
+				   kl_cell_json_float(j, o, "closed", true, &a->closed) &&
+				   kl_cell_json_float(j, o, "max_force", true, &a->max_force);
 		}
-		a->shape = shapes[index];
-		return true;
-	}
-	case KL_CELL_JOINT_MOTOR:
-		return kl_cell_json_name(j, o, "joint", true, name) && read_joint(j, cell->world, name, &a->joints[0]) &&
-			   kl_cell_json_float(j, o, "max_force", false, &a->max_force);
-	case KL_CELL_GRIPPER:
-	{
-		char second[KL_CELL_NAME_SIZE];
-		return kl_cell_json_name(j, o, "jaw_a", true, name) && kl_cell_json_name(j, o, "jaw_b", true, second) &&
-			   read_joint(j, cell->world, name, &a->joints[0]) && read_joint(j, cell->world, second, &a->joints[1]) &&
-			   kl_cell_json_float(j, o, "open", true, &a->open) && kl_cell_json_float(j, o, "closed", true, &a->closed) &&
-			   kl_cell_json_float(j, o, "max_force", true, &a->max_force);
-	}
-	case KL_CELL_SUCTION:
-		return kl_cell_json_name(j, o, "body", true, name) && resolve_body(j, cell->world, name, &a->body);
-	case KL_CELL_SOURCE:
-		a->density = 500.0f;
-		return kl_cell_json_pose(j, o, &a->box_pose) && kl_cell_json_extents(j, o, &a->half_extents) &&
-			   kl_cell_json_float(j, o, "density", false, &a->density) &&
-			   kl_cell_json_check(j, a->density > 0.0f && a->density < 1e5f, "density must be in (0, 1e5)");
-	case KL_CELL_SINK:
-		return kl_cell_json_pose(j, o, &a->box_pose) && kl_cell_json_extents(j, o, &a->half_extents);
+		case KL_CELL_SUCTION:
+			return kl_cell_json_name(j, o, "body", true, name) && resolve_body(j, cell->world, name, &a->body);
+		case KL_CELL_SOURCE:
+			a->density = 500.0f;
+			return kl_cell_json_pose(j, o, &a->box_pose) && kl_cell_json_extents(j, o, &a->half_extents) &&
+				   kl_cell_json_float(j, o, "density", false, &a->density) &&
+				   kl_cell_json_check(j, a->density > 0.0f && a->density < 1e5f, "density must be in (0, 1e5)");
+		case KL_CELL_SINK: return kl_cell_json_pose(j, o, &a->box_pose) && kl_cell_json_extents(j, o, &a->half_extents);
 	}
 	return false;
 }
@@ -174,7 +178,8 @@ static bool read_window(kl_cell_json* j, const cJSON* o, kl_cell_monitor* m)
 	{
 		return true;
 	}
-	if (!cJSON_IsArray(w) || cJSON_GetArraySize(w) != 2 || !cJSON_IsNumber(w->child) || !cJSON_IsNumber(w->child->next) ||
+	if (!cJSON_IsArray(w) || cJSON_GetArraySize(w) != 2 || !cJSON_IsNumber(w->child) ||
+		!cJSON_IsNumber(w->child->next) ||
 		!(w->child->valuedouble >= 0.0 && w->child->valuedouble <= w->child->next->valuedouble &&
 		  w->child->next->valuedouble < 1e15))
 	{
@@ -203,32 +208,33 @@ static bool read_monitor(kl_cell_json* j, kl_cell* cell, const cJSON* o, kl_cell
 	m->type = (kl_cell_monitor_type)type;
 	switch (m->type)
 	{
-	case KL_CELL_MONITOR_SENSOR:
-		if (!kl_cell_json_name(j, o, "sensor", true, sensor) || !kl_cell_json_float(j, o, "min", false, &m->min) ||
-			!kl_cell_json_float(j, o, "max", false, &m->max))
-		{
-			return false;
-		}
-		for (m->sensor = 0; m->sensor < cell->sensor_count; ++m->sensor)
-		{
-			if (strcmp(cell->sensors[m->sensor].name, sensor) == 0)
+		case KL_CELL_MONITOR_SENSOR:
+			if (!kl_cell_json_name(j, o, "sensor", true, sensor) || !kl_cell_json_float(j, o, "min", false, &m->min) ||
+				!kl_cell_json_float(j, o, "max", false, &m->max))
 			{
-				return true;
+				return false;
 			}
+			for (m->sensor = 0; m->sensor < cell->sensor_count; ++m->sensor)
+			{
+				if (strcmp(cell->sensors[m->sensor].name, sensor) == 0)
+				{
+					return true;
+				}
+			}
+			return kl_cell_json_fail(j, "no sensor named \"%s\"", sensor);
+		case KL_CELL_MONITOR_REGION:
+			return kl_cell_json_name(j, o, "body", true, m->body) && kl_cell_json_pose(j, o, &m->box_pose) &&
+				   kl_cell_json_extents(j, o, &m->half_extents);
+		case KL_CELL_MONITOR_FORBIDDEN:
+			return kl_cell_json_name(j, o, "body_a", true, m->body) &&
+				   kl_cell_json_name(j, o, "body_b", true, m->other);
+		case KL_CELL_MONITOR_SIGNAL:
+		{
+			int table = 0;
+			return kl_cell_json_enum(j, o, "table", k_table_names, 4, &table) &&
+				   kl_cell_json_int(j, o, "address", true, 0, KL_CELL_MAX_ADDRESS - 1, &m->address) &&
+				   kl_cell_json_int(j, o, "value", true, -32768, 65535, &m->value) && ((m->table = table), true);
 		}
-		return kl_cell_json_fail(j, "no sensor named \"%s\"", sensor);
-	case KL_CELL_MONITOR_REGION:
-		return kl_cell_json_name(j, o, "body", true, m->body) && kl_cell_json_pose(j, o, &m->box_pose) &&
-			   kl_cell_json_extents(j, o, &m->half_extents);
-	case KL_CELL_MONITOR_FORBIDDEN:
-		return kl_cell_json_name(j, o, "body_a", true, m->body) && kl_cell_json_name(j, o, "body_b", true, m->other);
-	case KL_CELL_MONITOR_SIGNAL:
-	{
-		int table = 0;
-		return kl_cell_json_enum(j, o, "table", k_table_names, 4, &table) &&
-			   kl_cell_json_int(j, o, "address", true, 0, KL_CELL_MAX_ADDRESS - 1, &m->address) &&
-			   kl_cell_json_int(j, o, "value", true, -32768, 65535, &m->value) && ((m->table = table), true);
-	}
 	}
 	return false;
 }
@@ -298,8 +304,8 @@ static bool make_map(kl_cell_json* j, kl_cell* cell, const address_book* book)
 	}
 	n[KL_CELL_HOLDING] = n[KL_CELL_HOLDING] > KL_CELL_SYSTEM_REGISTERS ? n[KL_CELL_HOLDING] : KL_CELL_SYSTEM_REGISTERS;
 	n[KL_CELL_INPUT] = n[KL_CELL_INPUT] > KL_CELL_SYSTEM_REGISTERS ? n[KL_CELL_INPUT] : KL_CELL_SYSTEM_REGISTERS;
-	cell->map = modbus_mapping_new_start_address(0, (unsigned)n[KL_CELL_COIL], 0, (unsigned)n[KL_CELL_DISCRETE_INPUT], 0,
-												 (unsigned)n[KL_CELL_HOLDING], 0, (unsigned)n[KL_CELL_INPUT]);
+	cell->map = modbus_mapping_new_start_address(0, (unsigned)n[KL_CELL_COIL], 0, (unsigned)n[KL_CELL_DISCRETE_INPUT],
+												 0, (unsigned)n[KL_CELL_HOLDING], 0, (unsigned)n[KL_CELL_INPUT]);
 	cell->last_coils = calloc((size_t)n[KL_CELL_COIL] + 1, 1);
 	cell->last_holding = calloc((size_t)n[KL_CELL_HOLDING], sizeof(uint16_t));
 	return (cell->map != NULL && cell->last_coils != NULL && cell->last_holding != NULL) ||
@@ -318,7 +324,8 @@ static bool read_oracle(reader* r, const cJSON* root)
 	int steps = 0;
 	kl_cell_json_push(r->j, "oracle", -1);
 	bool ok = kl_cell_json_check(r->j, cJSON_IsObject(oracle), "must be an object") &&
-			  kl_cell_json_keys(r->j, oracle, keys, 2) && kl_cell_json_int(r->j, oracle, "steps", false, 0, 1 << 30, &steps) &&
+			  kl_cell_json_keys(r->j, oracle, keys, 2) &&
+			  kl_cell_json_int(r->j, oracle, "steps", false, 0, 1 << 30, &steps) &&
 			  read_array(r, oracle, "monitors", sizeof(kl_cell_monitor), monitor_item, (void**)&r->cell->monitors,
 						 &r->cell->monitor_count);
 	kl_cell_json_pop(r->j);

@@ -24,8 +24,8 @@ cJSON* kl_cell_json_open(kl_cell_json* j, const char* path, char* error, int siz
 	}
 	char* text = NULL;
 	long length = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
-	if (length >= 0 && length < (1 << 24) && fseek(f, 0, SEEK_SET) == 0 && (text = malloc((size_t)length + 1)) != NULL &&
-		fread(text, 1, (size_t)length, f) == (size_t)length)
+	if (length >= 0 && length < (1 << 24) && fseek(f, 0, SEEK_SET) == 0 &&
+		(text = malloc((size_t)length + 1)) != NULL && fread(text, 1, (size_t)length, f) == (size_t)length)
 	{
 		text[length] = '\0';
 	}
@@ -72,9 +72,9 @@ bool kl_cell_json_fail(kl_cell_json* j, const char* format, ...)
 	for (int i = 0; i < j->depth && i < KL_CELL_JSON_DEPTH && n < j->error_size; ++i)
 	{
 		const char* dot = i > 0 ? "." : "";
-		n += j->indices[i] >= 0 ? snprintf(j->error + n, (size_t)(j->error_size - n), "%s%s[%d]", dot, j->keys[i],
-										   j->indices[i])
-								: snprintf(j->error + n, (size_t)(j->error_size - n), "%s%s", dot, j->keys[i]);
+		n += j->indices[i] >= 0
+				 ? snprintf(j->error + n, (size_t)(j->error_size - n), "%s%s[%d]", dot, j->keys[i], j->indices[i])
+				 : snprintf(j->error + n, (size_t)(j->error_size - n), "%s%s", dot, j->keys[i]);
 	}
 	if (j->depth > 0 && n < j->error_size)
 	{

@@ -164,7 +164,8 @@ int main(int argc, char** argv)
 	{
 		// Headless runs as fast as they can: how much faster than real time that is.
 		printf("kollide-cell: %" PRId64 " steps of %d us in %.3f s: %.0f steps/s, %.1fx real time\n", cell.step_count,
-			   cell.step_us, wall, (double)cell.step_count / wall, (double)cell.step_count * cell.step_us * 1e-6 / wall);
+			   cell.step_us, wall, (double)cell.step_count / wall,
+			   (double)cell.step_count * cell.step_us * 1e-6 / wall);
 	}
 	kl_cell_finish_oracle(&cell);
 	kl_cell_write_system_block(&cell);

@@ -37,36 +37,34 @@ static int check_pdu(const uint8_t* pdu, int length)
 {
 	switch (pdu[0])
 	{
-	case MODBUS_FC_READ_COILS:
-	case MODBUS_FC_READ_DISCRETE_INPUTS:
-	case MODBUS_FC_READ_HOLDING_REGISTERS:
-	case MODBUS_FC_READ_INPUT_REGISTERS:
-	case MODBUS_FC_WRITE_SINGLE_COIL:
-	case MODBUS_FC_WRITE_SINGLE_REGISTER:
-		return length == 5 ? 0 : MODBUS_EXCEPTION_ILLEGAL_DATA_VALUE;
-	case MODBUS_FC_WRITE_MULTIPLE_COILS:
-	case MODBUS_FC_WRITE_MULTIPLE_REGISTERS:
-	{
-		if (length < 6)
+		case MODBUS_FC_READ_COILS:
+		case MODBUS_FC_READ_DISCRETE_INPUTS:
+		case MODBUS_FC_READ_HOLDING_REGISTERS:
+		case MODBUS_FC_READ_INPUT_REGISTERS:
+		case MODBUS_FC_WRITE_SINGLE_COIL:
+		case MODBUS_FC_WRITE_SINGLE_REGISTER: return length == 5 ? 0 : MODBUS_EXCEPTION_ILLEGAL_DATA_VALUE;
+		case MODBUS_FC_WRITE_MULTIPLE_COILS:
+		case MODBUS_FC_WRITE_MULTIPLE_REGISTERS:
 		{
-			return MODBUS_EXCEPTION_ILLEGAL_DATA_VALUE;
+			if (length < 6)
+			{
+				return MODBUS_EXCEPTION_ILLEGAL_DATA_VALUE;
+			}
+			int count = word(pdu + 3), bytes = pdu[5];
+			int need = pdu[0] == MODBUS_FC_WRITE_MULTIPLE_COILS ? (count + 7) / 8 : 2 * count;
+			int most = pdu[0] == MODBUS_FC_WRITE_MULTIPLE_COILS ? MODBUS_MAX_WRITE_BITS : MODBUS_MAX_WRITE_REGISTERS;
+			return count >= 1 && count <= most && bytes == need && length == 6 + bytes
+					   ? 0
+					   : MODBUS_EXCEPTION_ILLEGAL_DATA_VALUE;
 		}
-		int count = word(pdu + 3), bytes = pdu[5];
-		int need = pdu[0] == MODBUS_FC_WRITE_MULTIPLE_COILS ? (count + 7) / 8 : 2 * count;
-		int most = pdu[0] == MODBUS_FC_WRITE_MULTIPLE_COILS ? MODBUS_MAX_WRITE_BITS : MODBUS_MAX_WRITE_REGISTERS;
-		return count >= 1 && count <= most && bytes == need && length == 6 + bytes ? 0
-																				   : MODBUS_EXCEPTION_ILLEGAL_DATA_VALUE;
-	}
-	default:
-		return MODBUS_EXCEPTION_ILLEGAL_FUNCTION;
+		default: return MODBUS_EXCEPTION_ILLEGAL_FUNCTION;
 	}
 }
 
 bool kl_cell_protocol_answer(kl_cell_protocol* p, int fd, const uint8_t* frame, int length)
 {
 	// The MBAP header: transaction id, protocol 0, the length of what follows (unit id + PDU).
-	if (length < MBAP_SIZE + 1 || length > KL_CELL_FRAME_SIZE || word(frame + 2) != 0 ||
-		word(frame + 4) != length - 6)
+	if (length < MBAP_SIZE + 1 || length > KL_CELL_FRAME_SIZE || word(frame + 2) != 0 || word(frame + 4) != length - 6)
 	{
 		return false;
 	}

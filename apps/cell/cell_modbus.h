@@ -43,7 +43,7 @@ typedef struct kl_cell_server_options
 	const char* host; ///< an IPv4 address; default 127.0.0.1
 	int port;		  ///< 0: any free port (the server prints the one it got)
 	bool lockstep;
-	int64_t steps;	  ///< stop after this many steps (0: until a signal)
+	int64_t steps;		   ///< stop after this many steps (0: until a signal)
 	const char* port_file; ///< where to write the port it listens on (NULL: none)
 } kl_cell_server_options;
 

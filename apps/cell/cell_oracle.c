@@ -51,7 +51,8 @@ static bool bodies_touch(kl_world_id world, const char* name_a, const char* name
 	int n = kl_body_get_contact_data(a, contacts, 32);
 	for (int i = 0; i < n && i < 32; ++i)
 	{
-		if (!KL_ID_EQUALS(kl_shape_get_body(contacts[i].shape_a), b) && !KL_ID_EQUALS(kl_shape_get_body(contacts[i].shape_b), b))
+		if (!KL_ID_EQUALS(kl_shape_get_body(contacts[i].shape_a), b) &&
+			!KL_ID_EQUALS(kl_shape_get_body(contacts[i].shape_b), b))
 		{
 			continue;
 		}
@@ -72,14 +73,10 @@ static int register_value(const kl_cell* cell, kl_cell_table table, int address)
 	const modbus_mapping_t* m = cell->map;
 	switch (table)
 	{
-	case KL_CELL_COIL:
-		return address < m->nb_bits ? m->tab_bits[address] : -1;
-	case KL_CELL_DISCRETE_INPUT:
-		return address < m->nb_input_bits ? m->tab_input_bits[address] : -1;
-	case KL_CELL_HOLDING:
-		return address < m->nb_registers ? m->tab_registers[address] : -1;
-	case KL_CELL_INPUT:
-		return address < m->nb_input_registers ? m->tab_input_registers[address] : -1;
+		case KL_CELL_COIL: return address < m->nb_bits ? m->tab_bits[address] : -1;
+		case KL_CELL_DISCRETE_INPUT: return address < m->nb_input_bits ? m->tab_input_bits[address] : -1;
+		case KL_CELL_HOLDING: return address < m->nb_registers ? m->tab_registers[address] : -1;
+		case KL_CELL_INPUT: return address < m->nb_input_registers ? m->tab_input_registers[address] : -1;
 	}
 	return -1;
 }
@@ -89,20 +86,18 @@ static bool happens(const kl_cell* cell, const kl_cell_monitor* m)
 {
 	switch (m->type)
 	{
-	case KL_CELL_MONITOR_SENSOR:
-	{
-		float v = cell->sensors[m->sensor].value;
-		return v >= m->min && v <= m->max;
-	}
-	case KL_CELL_MONITOR_REGION:
-	{
-		kl_body_id body = kl_world_find_body(cell->world, m->body);
-		return KL_IS_NON_NULL(body) && kl_cell_inside_box(m->box_pose, m->half_extents, kl_body_get_position(body));
-	}
-	case KL_CELL_MONITOR_FORBIDDEN:
-		return bodies_touch(cell->world, m->body, m->other);
-	case KL_CELL_MONITOR_SIGNAL:
-		return register_value(cell, m->table, m->address) == (m->value & 0xffff);
+		case KL_CELL_MONITOR_SENSOR:
+		{
+			float v = cell->sensors[m->sensor].value;
+			return v >= m->min && v <= m->max;
+		}
+		case KL_CELL_MONITOR_REGION:
+		{
+			kl_body_id body = kl_world_find_body(cell->world, m->body);
+			return KL_IS_NON_NULL(body) && kl_cell_inside_box(m->box_pose, m->half_extents, kl_body_get_position(body));
+		}
+		case KL_CELL_MONITOR_FORBIDDEN: return bodies_touch(cell->world, m->body, m->other);
+		case KL_CELL_MONITOR_SIGNAL: return register_value(cell, m->table, m->address) == (m->value & 0xffff);
 	}
 	return false;
 }

@@ -17,38 +17,38 @@ static void read_sensor(kl_world_id world, kl_cell_sensor* s)
 {
 	switch (s->type)
 	{
-	case KL_CELL_LIGHT_BARRIER:
-	case KL_CELL_REFLEX_SCANNER:
-	{
-		vec3s ray = glms_vec3_sub(s->to, s->from);
-		kl_ray_hit hit;
-		s->active = kl_world_cast_ray(world, s->from, ray, kl_cell_query_filter(), &hit);
-		s->value = (s->active ? hit.fraction : 1.0f) * glms_vec3_norm(ray);
-		break;
-	}
-	case KL_CELL_PRESENCE:
-	{
-		int count = 0;
-		kl_shape_proxy box = kl_make_box_proxy(s->half_extents);
-		kl_world_overlap_shape(world, &box, s->box_pose, kl_cell_query_filter(), count_movable, &count);
-		s->active = count > 0;
-		s->value = (float)count;
-		break;
-	}
-	case KL_CELL_DISPLACEMENT:
-	{
-		kl_body_id body = kl_world_find_body(world, s->body);
-		kl_body_id reference = kl_world_find_body(world, s->reference);
-		if (KL_IS_NULL(body) || KL_IS_NULL(reference))
+		case KL_CELL_LIGHT_BARRIER:
+		case KL_CELL_REFLEX_SCANNER:
 		{
-			break; // a removed body keeps the last reading
+			vec3s ray = glms_vec3_sub(s->to, s->from);
+			kl_ray_hit hit;
+			s->active = kl_world_cast_ray(world, s->from, ray, kl_cell_query_filter(), &hit);
+			s->value = (s->active ? hit.fraction : 1.0f) * glms_vec3_norm(ray);
+			break;
 		}
-		kl_transform r = kl_body_get_transform(reference);
-		vec3s offset = kl_inv_rotate(r.q, glms_vec3_sub(kl_body_get_position(body), r.p));
-		s->value = glms_vec3_dot(offset, s->axis) - s->zero;
-		s->active = fabsf(s->value) > s->threshold;
-		break;
-	}
+		case KL_CELL_PRESENCE:
+		{
+			int count = 0;
+			kl_shape_proxy box = kl_make_box_proxy(s->half_extents);
+			kl_world_overlap_shape(world, &box, s->box_pose, kl_cell_query_filter(), count_movable, &count);
+			s->active = count > 0;
+			s->value = (float)count;
+			break;
+		}
+		case KL_CELL_DISPLACEMENT:
+		{
+			kl_body_id body = kl_world_find_body(world, s->body);
+			kl_body_id reference = kl_world_find_body(world, s->reference);
+			if (KL_IS_NULL(body) || KL_IS_NULL(reference))
+			{
+				break; // a removed body keeps the last reading
+			}
+			kl_transform r = kl_body_get_transform(reference);
+			vec3s offset = kl_inv_rotate(r.q, glms_vec3_sub(kl_body_get_position(body), r.p));
+			s->value = glms_vec3_dot(offset, s->axis) - s->zero;
+			s->active = fabsf(s->value) > s->threshold;
+			break;
+		}
 	}
 }
 

@@ -56,7 +56,7 @@ typedef struct plc
 	uint16_t system[9]; ///< input registers 0-8: the system block through the step length
 	uint16_t stroke;
 	phase phase;
-	int phase_cycles; ///< cycles spent in the current phase
+	int phase_cycles;	 ///< cycles spent in the current phase
 	double read_seconds; ///< in system-block reads, and their count and slowest
 	double read_max;
 	long reads;
@@ -141,42 +141,41 @@ static int run_sequence(plc* p)
 	int ok = 1;
 	switch (p->phase)
 	{
-	case FEED:
-		ok = modbus_write_register(p->ctx, HR_BELT_SPEED, BELT_SPEED_MM_S) == 1 &&
-			 modbus_write_bit(p->ctx, COIL_FEEDER, 1) == 1 && modbus_write_bit(p->ctx, COIL_BELT, 1) == 1;
-		next(p, CONVEY);
-		break;
-	case CONVEY:
-		ok = p->phase_cycles != 1 || modbus_write_bit(p->ctx, COIL_FEEDER, 0) == 1;
-		if (ok && p->inputs[DI_BARRIER])
-		{
-			ok = modbus_write_bit(p->ctx, COIL_BELT, 0) == 1;
-			next(p, SETTLE);
-		}
-		break;
-	case SETTLE:
-		if (p->phase_cycles * p->cycle_ms >= SETTLE_MS)
-		{
-			ok = modbus_write_register(p->ctx, HR_PUSHER, PUSH_MM) == 1;
-			next(p, PUSH);
-		}
-		break;
-	case PUSH:
-		// Pushed home, or stopped short and stuck (the stroke no longer grows) for half a second.
-		if ((int16_t)p->stroke >= PUSH_MM - 10 || p->phase_cycles * p->cycle_ms >= 3000)
-		{
-			ok = modbus_write_register(p->ctx, HR_PUSHER, 0) == 1;
-			next(p, RETRACT);
-		}
-		break;
-	case RETRACT:
-		if ((int16_t)p->stroke <= 10)
-		{
-			next(p, WAIT_VERDICT);
-		}
-		break;
-	case WAIT_VERDICT:
-		break;
+		case FEED:
+			ok = modbus_write_register(p->ctx, HR_BELT_SPEED, BELT_SPEED_MM_S) == 1 &&
+				 modbus_write_bit(p->ctx, COIL_FEEDER, 1) == 1 && modbus_write_bit(p->ctx, COIL_BELT, 1) == 1;
+			next(p, CONVEY);
+			break;
+		case CONVEY:
+			ok = p->phase_cycles != 1 || modbus_write_bit(p->ctx, COIL_FEEDER, 0) == 1;
+			if (ok && p->inputs[DI_BARRIER])
+			{
+				ok = modbus_write_bit(p->ctx, COIL_BELT, 0) == 1;
+				next(p, SETTLE);
+			}
+			break;
+		case SETTLE:
+			if (p->phase_cycles * p->cycle_ms >= SETTLE_MS)
+			{
+				ok = modbus_write_register(p->ctx, HR_PUSHER, PUSH_MM) == 1;
+				next(p, PUSH);
+			}
+			break;
+		case PUSH:
+			// Pushed home, or stopped short and stuck (the stroke no longer grows) for half a second.
+			if ((int16_t)p->stroke >= PUSH_MM - 10 || p->phase_cycles * p->cycle_ms >= 3000)
+			{
+				ok = modbus_write_register(p->ctx, HR_PUSHER, 0) == 1;
+				next(p, RETRACT);
+			}
+			break;
+		case RETRACT:
+			if ((int16_t)p->stroke <= 10)
+			{
+				next(p, WAIT_VERDICT);
+			}
+			break;
+		case WAIT_VERDICT: break;
 	}
 	++p->phase_cycles;
 	return ok ? 0 : -1;
@@ -248,8 +247,8 @@ int main(int argc, char** argv)
 	printf("kollide-cell-plc: %s after %u steps; %.3f s wall, %.3f s simulated (%.1fx real time); "
 		   "%ld system-block reads, round trip mean %.1f us, max %.1f us\n",
 		   status == 0 ? "passed" : (status == 1 ? "failed" : (status == 2 ? "no verdict" : "error")), steps, wall,
-		   simulated, wall > 0.0 ? simulated / wall : 0.0, p.reads, p.reads > 0 ? 1e6 * p.read_seconds / (double)p.reads : 0.0,
-		   1e6 * p.read_max);
+		   simulated, wall > 0.0 ? simulated / wall : 0.0, p.reads,
+		   p.reads > 0 ? 1e6 * p.read_seconds / (double)p.reads : 0.0, 1e6 * p.read_max);
 	modbus_close(p.ctx);
 	modbus_free(p.ctx);
 	return status;

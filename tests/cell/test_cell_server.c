@@ -6,15 +6,15 @@
 // SPDX-License-Identifier: MIT
 #include "cell_test_util.h"
 
+#include <arpa/inet.h>
 #include <modbus.h>
+#include <netinet/in.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/socket.h>
 #include <sys/time.h>
-#include <netinet/in.h>
-#include <arpa/inet.h>
 
 #include <cmocka.h>
 
@@ -247,10 +247,8 @@ static void test_bad_command_lines(void** state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_lockstep_with_100_clients),
-		cmocka_unit_test(test_malformed_frames),
-		cmocka_unit_test(test_plc_passes_and_replays),
-		cmocka_unit_test(test_moved_fixture_fails),
+		cmocka_unit_test(test_lockstep_with_100_clients), cmocka_unit_test(test_malformed_frames),
+		cmocka_unit_test(test_plc_passes_and_replays),	  cmocka_unit_test(test_moved_fixture_fails),
 		cmocka_unit_test(test_bad_command_lines),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

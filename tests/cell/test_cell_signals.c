@@ -288,7 +288,8 @@ static void test_bad_cell_files(void** state)
 	expect_refused("{\"name\": \"b\", \"type\": \"laser\"}", belt, "sensors[0]: unknown type \"laser\"");
 	expect_refused("{\"name\": \"b\", \"type\": \"light_barrier\", \"from\": [0, 0, 1e300], \"to\": [0, 0, 2]}", belt,
 				   "sensors[0]: from must be a number");
-	expect_refused(barrier, "{\"name\": \"c\", \"type\": \"conveyor\", \"body\": \"nobody\"}", "no body named \"nobody\"");
+	expect_refused(barrier, "{\"name\": \"c\", \"type\": \"conveyor\", \"body\": \"nobody\"}",
+				   "no body named \"nobody\"");
 	expect_refused(barrier, "{\"name\": \"c\", \"type\": \"conveyor\", \"body\": \"belt\", \"holding_register\": 1}",
 				   "holding_register 1 is outside [16, 4096)");
 	expect_refused(barrier,
