@@ -190,7 +190,8 @@ static void mix_materials(const kl_world* world, kl_contact* c)
 	c->rolling_resistance = fmaxf(a->rolling_resistance, b->rolling_resistance);
 	c->spin_resistance = fmaxf(a->spin_resistance, b->spin_resistance);
 	bool moving_surface = glms_vec3_norm2(a->surface_velocity) > 0.0f || glms_vec3_norm2(b->surface_velocity) > 0.0f;
-	c->flags = moving_surface ? c->flags | KL_CONTACT_SURFACE_VELOCITY : c->flags & ~(uint32_t)KL_CONTACT_SURFACE_VELOCITY;
+	c->flags =
+		moving_surface ? c->flags | KL_CONTACT_SURFACE_VELOCITY : c->flags & ~(uint32_t)KL_CONTACT_SURFACE_VELOCITY;
 	// A callback returning garbage must not poison the solver.
 	if (!(c->friction >= 0.0f) || !isfinite(c->friction))
 	{

@@ -15,9 +15,9 @@
 // Fields every shape has
 
 static const char* const k_shape_keys[] = {
-	"type",			"name",			   "position",		"orientation",	  "density",
-	"friction",		"restitution",	   "rolling_resistance", "spin_resistance", "surface_velocity", "material_id", "sensor",
-	"contact_events", "sensor_events", "filter",
+	"type",		   "name",		  "position",			"orientation",	   "density",
+	"friction",	   "restitution", "rolling_resistance", "spin_resistance", "surface_velocity",
+	"material_id", "sensor",	  "contact_events",		"sensor_events",   "filter",
 };
 
 #define KL_SHAPE_COMMON_KEYS KL_COUNT_OF(k_shape_keys)
