@@ -3,6 +3,8 @@
 # its own layer and of the layers below it; tools/check_layers.py (run by ctest) also fails on a
 # wrong-way include written as a relative path. Bottom to top:
 #   core -> geometry -> broadphase -> narrowphase -> solver -> engine -> io
+# Above the layers, the applications under apps/ link the library and see only include/kollide
+# (check_layers.py refuses their includes of a layer's header).
 # Every layer sees the public headers (include/kollide); only engine and io may use the umbrella
 # <kollide/kollide.h>, which declares the world API.
 

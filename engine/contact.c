@@ -189,6 +189,9 @@ static void mix_materials(const kl_world* world, kl_contact* c)
 						 : fmaxf(a->restitution, b->restitution);
 	c->rolling_resistance = fmaxf(a->rolling_resistance, b->rolling_resistance);
 	c->spin_resistance = fmaxf(a->spin_resistance, b->spin_resistance);
+	bool moving_surface = glms_vec3_norm2(a->surface_velocity) > 0.0f || glms_vec3_norm2(b->surface_velocity) > 0.0f;
+	c->flags =
+		moving_surface ? c->flags | KL_CONTACT_SURFACE_VELOCITY : c->flags & ~(uint32_t)KL_CONTACT_SURFACE_VELOCITY;
 	// A callback returning garbage must not poison the solver.
 	if (!(c->friction >= 0.0f) || !isfinite(c->friction))
 	{
@@ -672,7 +675,8 @@ static bool recycle_manifold(const kl_world* world, kl_contact* c, kl_manifold* 
 
 static void update_contact(const kl_world* world, kl_contact* c, float dt, kl_mesh_scratch* scratch)
 {
-	uint32_t flags = c->flags & ~(KL_CONTACT_STARTED | KL_CONTACT_STOPPED);
+	// mix_materials sets KL_CONTACT_SURFACE_VELOCITY in c->flags; the rest is decided here.
+	uint32_t flags = c->flags & ~(uint32_t)(KL_CONTACT_STARTED | KL_CONTACT_STOPPED | KL_CONTACT_SURFACE_VELOCITY);
 	bool was_touching = (flags & KL_CONTACT_TOUCHING) != 0;
 	bool touching = false;
 	if (flags & KL_CONTACT_MESH)
@@ -734,7 +738,7 @@ static void update_contact(const kl_world* world, kl_contact* c, float dt, kl_me
 	{
 		flags |= KL_CONTACT_STOPPED;
 	}
-	c->flags = flags;
+	c->flags = flags | (c->flags & KL_CONTACT_SURFACE_VELOCITY);
 }
 
 typedef struct kl_narrowphase_context

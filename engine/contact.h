@@ -17,6 +17,7 @@ enum kl_contact_flags
 	KL_CONTACT_STOPPED = 1 << 4,	   ///< stopped touching in the last narrowphase
 	KL_CONTACT_UNSUPPORTED = 1 << 5,   ///< no pair function (spheres and capsules against meshes)
 	KL_CONTACT_MESH = 1 << 6,		   ///< a mesh pair: the BVH narrowphase, up to KL_MESH_MAX_MANIFOLDS patches
+	KL_CONTACT_SURFACE_VELOCITY = 1 << 7, ///< a shape has a surface velocity (a conveyor belt)
 };
 
 /// A convex pair's poses and points as its last full narrowphase found them. While the pair's

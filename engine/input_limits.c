@@ -115,7 +115,7 @@ kl_result kl_check_material(const kl_world* world, const kl_material* m)
 		return kl_fail(KL_ERR_INVALID_ARGUMENT,
 					   "friction, restitution, rolling and spin resistance must be finite and >= 0");
 	}
-	return KL_OK;
+	return kl_check_linear_speed(world, m->surface_velocity, "surface velocity");
 }
 
 kl_result kl_check_dynamic_mass(const kl_world* world, const kl_mass_data* md, bool allow_zero_moments,

@@ -5,6 +5,7 @@
 #include "core.h"
 #include "broadphase.h"
 #include "input_limits.h"
+#include "island.h"
 #include "world.h"
 
 #include <kollide/kollide.h>
@@ -192,6 +193,21 @@ kl_material kl_shape_get_material(kl_shape_id id)
 	return shape != NULL ? shape->material : kl_default_material();
 }
 
+/// Wakes the bodies whose contacts touch the shape in this slot: a belt started or stopped under a
+/// sleeping part must move it.
+static void wake_touching(kl_world* world, int shape_slot)
+{
+	for (int i = 0; i < world->contact_count; ++i)
+	{
+		const kl_contact* c = &world->contacts[i];
+		if (c->shape_a == shape_slot || c->shape_b == shape_slot)
+		{
+			kl_wake_body(world, c->body_a);
+			kl_wake_body(world, c->body_b);
+		}
+	}
+}
+
 kl_result kl_shape_set_material(kl_shape_id id, kl_material material)
 {
 	kl_world* world = NULL;
@@ -220,9 +236,14 @@ kl_result kl_shape_set_material(kl_shape_id id, kl_material material)
 		return kl_last_error_code();
 	}
 	kl_error_restore(&caller_error);
+	bool belt_changed = !glms_vec3_eqv(shape->material.surface_velocity, material.surface_velocity);
 	shape->material = material;
 	shape->mass_data = changed.mass_data;
 	kl_update_body_mass(world, body);
+	if (belt_changed)
+	{
+		wake_touching(world, shape->id);
+	}
 	return KL_OK;
 }
 

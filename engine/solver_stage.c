@@ -10,6 +10,7 @@
 #include "core.h"
 #include "integrate.h"
 #include "joint_solver.h"
+#include "shape.h"
 #include "world.h"
 
 #include <string.h>
@@ -317,6 +318,17 @@ static vec3s support_normal(const kl_contact* contact, vec3s g)
 	return best;
 }
 
+/// A's surface velocity minus B's in world axes (conveyor belts, kl_material.surface_velocity).
+static vec3s surface_velocity(const kl_world* world, const kl_contact* contact)
+{
+	const kl_shape* a = &world->shapes[contact->shape_a];
+	const kl_shape* b = &world->shapes[contact->shape_b];
+	vec3s ua =
+		kl_rotate(world->sims[contact->body_a].transform.q, kl_rotate(a->local_pose.q, a->material.surface_velocity));
+	vec3s ub =
+		kl_rotate(world->sims[contact->body_b].transform.q, kl_rotate(b->local_pose.q, b->material.surface_velocity));
+	return glms_vec3_sub(ua, ub);
+}
 
 /// Manifold m of contact k as the solver reads it.
 static kl_contact_source contact_source(const kl_world* world, int k, int m)
@@ -331,6 +343,8 @@ static kl_contact_source contact_source(const kl_world* world, int k, int m)
 	source.restitution = contact->restitution;
 	source.rolling_resistance = contact->rolling_resistance;
 	source.spin_resistance = contact->spin_resistance;
+	source.surface_velocity =
+		(contact->flags & KL_CONTACT_SURFACE_VELOCITY) ? surface_velocity(world, contact) : glms_vec3_zero();
 	source.contact_index = k;
 	source.manifold_index = m;
 	source.anchor_shift = m == 0 ? contact->base.anchor_shift : glms_vec3_zero();

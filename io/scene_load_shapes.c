@@ -15,9 +15,9 @@
 // Fields every shape has
 
 static const char* const k_shape_keys[] = {
-	"type",			"name",			   "position",		"orientation",	  "density",
-	"friction",		"restitution",	   "rolling_resistance", "spin_resistance", "material_id", "sensor",
-	"contact_events", "sensor_events", "filter",
+	"type",		   "name",		  "position",			"orientation",	   "density",
+	"friction",	   "restitution", "rolling_resistance", "spin_resistance", "surface_velocity",
+	"material_id", "sensor",	  "contact_events",		"sensor_events",   "filter",
 };
 
 #define KL_SHAPE_COMMON_KEYS KL_COUNT_OF(k_shape_keys)
@@ -81,6 +81,7 @@ static bool read_shape_def(kl_json_reader* r, const cJSON* object, kl_shape_def*
 		   kl_json_read_non_negative(r, object, "restitution", false, &m->restitution) &&
 		   kl_json_read_non_negative(r, object, "rolling_resistance", false, &m->rolling_resistance) &&
 		   kl_json_read_non_negative(r, object, "spin_resistance", false, &m->spin_resistance) &&
+		   kl_json_read_vec3(r, object, "surface_velocity", false, &m->surface_velocity) &&
 		   kl_json_read_uint32(r, object, "material_id", false, &m->user_material_id) &&
 		   kl_json_read_bool(r, object, "sensor", false, &def->is_sensor) &&
 		   kl_json_read_bool(r, object, "contact_events", false, &def->enable_contact_events) &&

@@ -279,6 +279,10 @@ static void save_shape(scene_saver* w, cJSON* shapes, kl_shape_id id)
 	add_float(w, o, "restitution", def.material.restitution);
 	add_float(w, o, "rolling_resistance", def.material.rolling_resistance);
 	add_float(w, o, "spin_resistance", def.material.spin_resistance);
+	if (!glms_vec3_eqv(def.material.surface_velocity, glms_vec3_zero()))
+	{
+		add_vec3(w, o, "surface_velocity", def.material.surface_velocity);
+	}
 	add_integer(w, o, "material_id", def.material.user_material_id);
 	add_bool(w, o, "sensor", def.is_sensor);
 	add_bool(w, o, "contact_events", def.enable_contact_events);

@@ -140,6 +140,8 @@ void kl_prepare_contact(const kl_solver_step* step, const kl_contact_source* sou
 	c->friction = source->friction;
 	c->restitution = source->restitution;
 	c->rolling_resistance = source->rolling_resistance;
+	c->tangent_speed[0] = glms_vec3_dot(source->surface_velocity, c->tangent[0]);
+	c->tangent_speed[1] = glms_vec3_dot(source->surface_velocity, c->tangent[1]);
 	c->spin_resistance = source->spin_resistance;
 	c->rolling_impulse = step->enable_warm_starting ? m->rolling_impulse : glms_vec3_zero();
 	c->rolling_mass[0] = angular_mass(ba, bb, c->tangent[0]);
@@ -334,8 +336,8 @@ static inline void solve_friction(const kl_solver_step* step, kl_contact_constra
 		vec3s dv = relative_velocity(a, b, cp->anchor_a, cp->anchor_b);
 		float max_friction = c->friction * cp->normal_impulse;
 		float old0 = cp->tangent_impulse[0], old1 = cp->tangent_impulse[1];
-		float n0 = old0 - cp->tangent_mass[0] * glms_vec3_dot(dv, c->tangent[0]);
-		float n1 = old1 - cp->tangent_mass[1] * glms_vec3_dot(dv, c->tangent[1]);
+		float n0 = old0 - cp->tangent_mass[0] * (glms_vec3_dot(dv, c->tangent[0]) - c->tangent_speed[0]);
+		float n1 = old1 - cp->tangent_mass[1] * (glms_vec3_dot(dv, c->tangent[1]) - c->tangent_speed[1]);
 		// Coulomb's cone is a disk in the tangent plane: scale the pair back onto it.
 		float len2 = n0 * n0 + n1 * n1;
 		if (len2 > max_friction * max_friction)

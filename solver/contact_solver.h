@@ -39,6 +39,8 @@ typedef struct kl_contact_constraint
 	float restitution;
 	float rolling_resistance;
 	float spin_resistance;
+	/// The relative tangent velocity friction drives toward (conveyor belts), along tangent[0..1].
+	float tangent_speed[2];
 	float rolling_mass[2];
 	float spin_mass; ///< angular mass about the normal
 	vec3s rolling_impulse; ///< world: about the tangents (rolling) and the normal (spin)
@@ -82,6 +84,9 @@ typedef struct kl_contact_source
 	/// Where B's anchors lie relative to the points (A's anchors): zero for a manifold found this
 	/// step, B's motion relative to A since it was found for a kept one (contact recycling).
 	vec3s anchor_shift;
+	/// The relative velocity at the points (B's minus A's, world) whose tangential part friction
+	/// drives toward: A's surface velocity minus B's (conveyor belts); zero on ordinary surfaces.
+	vec3s surface_velocity;
 } kl_contact_source;
 
 void kl_prepare_contact(const kl_solver_step* step, const kl_contact_source* source, int index_a, int index_b,

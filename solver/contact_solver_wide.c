@@ -61,6 +61,9 @@ static void gather_lane(const kl_solver_step* step, const kl_contact_constraint*
 	out->impulse_scale[lane] = s->softness.impulse_scale;
 	out->any_rolling |= s->rolling_resistance > 0.0f || s->spin_resistance > 0.0f;
 	out->any_restitution |= s->restitution != 0.0f;
+	out->tangent_speed[0][lane] = s->tangent_speed[0];
+	out->tangent_speed[1][lane] = s->tangent_speed[1];
+	out->any_tangent_speed |= s->tangent_speed[0] != 0.0f || s->tangent_speed[1] != 0.0f;
 	int count = s->point_count < KL_MAX_MANIFOLD_POINTS ? s->point_count : KL_MAX_MANIFOLD_POINTS;
 	out->point_count = count > out->point_count ? count : out->point_count;
 	const vec3s dirs[3] = {s->normal, s->tangent[0], s->tangent[1]};

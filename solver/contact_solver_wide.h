@@ -52,6 +52,7 @@ typedef struct kl_contact_constraint_wide
 	int point_count; ///< the largest point count of the lanes
 	bool any_rolling;
 	bool any_restitution;
+	bool any_tangent_speed; ///< a lane has a conveyor belt (kl_contact_constraint.tangent_speed)
 	float inv_mass_a[KL_WIDE_LANES];
 	float inv_mass_b[KL_WIDE_LANES];
 	/// World inverse inertia (symmetric): xx, yy, zz, xy, xz, yz; only rolling resistance needs it.
@@ -63,6 +64,7 @@ typedef struct kl_contact_constraint_wide
 	float restitution[KL_WIDE_LANES];
 	float rolling_resistance[KL_WIDE_LANES];
 	float spin_resistance[KL_WIDE_LANES];
+	float tangent_speed[2][KL_WIDE_LANES];
 	float rolling_mass[2][KL_WIDE_LANES];
 	float spin_mass[KL_WIDE_LANES];
 	kl_wide_vec3 rolling_impulse;

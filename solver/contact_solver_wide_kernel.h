@@ -249,8 +249,15 @@ KL_WF void solve_friction(const kl_solver_step* step, kl_contact_constraint_wide
 		kl_w max_friction = w_mul(friction, w_load(cp->normal_impulse));
 		kl_w old0 = w_load(cp->tangent_impulse[0]);
 		kl_w old1 = w_load(cp->tangent_impulse[1]);
-		kl_w n0 = w_sub(old0, w_mul(w_load(cp->tangent_mass[0]), v3_dot(dv, t0)));
-		kl_w n1 = w_sub(old1, w_mul(w_load(cp->tangent_mass[1]), v3_dot(dv, t1)));
+		kl_w vt0 = v3_dot(dv, t0);
+		kl_w vt1 = v3_dot(dv, t1);
+		if (c->any_tangent_speed)
+		{
+			vt0 = w_sub(vt0, w_load(c->tangent_speed[0]));
+			vt1 = w_sub(vt1, w_load(c->tangent_speed[1]));
+		}
+		kl_w n0 = w_sub(old0, w_mul(w_load(cp->tangent_mass[0]), vt0));
+		kl_w n1 = w_sub(old1, w_mul(w_load(cp->tangent_mass[1]), vt1));
 		clamp_disk(&n0, &n1, max_friction);
 		w_store(cp->tangent_impulse[0], n0);
 		w_store(cp->tangent_impulse[1], n1);

@@ -151,6 +151,8 @@ static void prepare_contact_at(const kl_body_sim* sims, const kl_solver_step* st
 								contact->friction,	  contact->restitution,
 								contact->rolling_resistance, contact->spin_resistance,
 								k,					  0};
+	// Every third contact runs on a conveyor belt, so that groups mix belts and plain surfaces.
+	source.surface_velocity = k % 3 == 0 ? kl_vec3(0.1f * (float)(k % 7) - 0.3f, 0.2f, -0.1f) : glms_vec3_zero();
 	kl_prepare_contact(step, &source, a, b, c);
 }
 

@@ -2,7 +2,8 @@
 """Checks that each layer of the source tree includes only from itself and the layers below it.
 
 The layers, bottom to top, are the folders in LAYERS; the applications above them (demos, bench,
-tools, tests, examples) may include from any layer. A quoted include is resolved the way the build
+tools, tests, examples) may include from any layer, and the applications under PUBLIC_API_ONLY
+(apps/) only the public headers, <kollide/...>, and their own. A quoted include is resolved the way the build
 resolves it (the including file's folder, then every layer's folders) and fails when the header
 belongs to a higher layer. The umbrella header <kollide/kollide.h> declares the world API, so only
 engine and the layers above it may include it. Exit status 1 lists every wrong-way include.
@@ -16,7 +17,8 @@ import sys
 import tempfile
 
 LAYERS = ["core", "geometry", "broadphase", "narrowphase", "solver", "engine", "io", "render"]
-APPLICATIONS = ["demos", "bench", "tools", "tests", "examples"]
+APPLICATIONS = ["demos", "bench", "tools", "tests", "examples", "apps"]
+PUBLIC_API_ONLY = ["apps"]
 UMBRELLA_LOWEST = "engine"
 SOURCE_SUFFIXES = (".c", ".h", ".cu", ".cuh", ".cpp")
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^">]+)[">]', re.M)
@@ -74,6 +76,21 @@ def check(top):
                     continue  # a system or generated header
                 if owner in APPLICATIONS or rank[owner] > rank[layer]:
                     problems.append(f'{where}: includes "{name}" of {owner}, a layer above {layer}')
+    problems += public_api_problems(top, owners)
+    return problems
+
+
+def public_api_problems(top, owners):
+    """Quoted includes of a PUBLIC_API_ONLY folder that name a layer's header instead of its own."""
+    problems = []
+    for app in PUBLIC_API_ONLY:
+        for path in source_files(os.path.join(top, app)):
+            text = open(path, encoding="utf-8", errors="replace").read()
+            for kind, name in INCLUDE.findall(text):
+                local = os.path.normpath(os.path.join(os.path.dirname(path), name))
+                if kind == '"' and not os.path.exists(local) and os.path.basename(name) in owners:
+                    problems.append(f'{os.path.relpath(path, top)}: includes "{name}", a header inside the '
+                                    f"library; {app}/ uses only the public API (<kollide/...>)")
     return problems
 
 
@@ -93,6 +110,14 @@ def self_test():
         problems = check(top)
         if len(problems) != 1 or "world.h" not in problems[0]:
             print("self-test: the wrong-way include was not caught:", problems)
+            return 1
+        print("self-test: caught", problems[0])
+        os.makedirs(os.path.join(top, "apps", "cell"))
+        with open(os.path.join(top, "apps", "cell", "cell.c"), "w") as f:
+            f.write('#include <kollide/kollide.h>\n#include "core.h"\n')
+        problems = public_api_problems(top, header_owners(top))
+        if len(problems) != 1 or "public API" not in problems[0]:
+            print("self-test: an application's internal include was not caught:", problems)
             return 1
         print("self-test: caught", problems[0])
         return 0

@@ -195,6 +195,11 @@ typedef struct kl_material
 	/// one point (a gear on its rim, a bowl on its wall) keeps spinning. Pairs combine by the
 	/// maximum; 0 (the default) leaves the spin free.
 	float spin_resistance;
+	/// Conveyor belt: the speed (m/s) at which the shape's surface runs, in the shape's frame,
+	/// while the shape itself stays where it is. Friction drives what touches the shape toward this
+	/// velocity (the part of it along the contact's tangent plane), so parts ride on a static belt.
+	/// Zero (the default) is an ordinary surface and costs nothing.
+	vec3s surface_velocity;
 	uint32_t user_material_id;
 } kl_material;
 
