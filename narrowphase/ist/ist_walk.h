@@ -1,0 +1,170 @@
+// Kollide internal — the simultaneous descent of two inner-sphere trees (kl_ist_walk_*), written once
+// over a register set and compiled per instruction set and width: ist_walk_scalar.c (one lane at a
+// time, the reference), ist_walk_avx2_w4.c (a node's 4 lanes in an __m128), ist_walk_avx2_w16.c (16
+// lanes as two __m256) and ist_walk_avx512_w16.c (16 in one __m512). A visit of two nodes moves a's
+// child spheres into b's frame (one transform per node, all lanes at once) and tests each of them
+// against all of b's children in one pass: 3 subtractions, 3 multiplications and adds, one compare per
+// register. Only the register width differs between the instantiations, so every walk finds the same
+// pairs in the same order. No #pragma once: each includer first defines
+//   KL_V(op)        the register set: kl_f1_##op (a float), kl_f4_##op, kl_f8_##op or kl_f16_##op
+//   KL_IST_W        the trees' width (4 or 16; a multiple of the register's lanes)
+//   KL_IST_FN       the attributes of the walk's helpers (inline, with the target where there is one)
+//   KL_IST_NAME     the walk's name (kl_ist_walk_avx2_w4, ...)
+// SPDX-License-Identifier: MIT
+
+typedef KL_V(v) kl_v;
+
+#define KL_L ((int)KL_V(lanes))
+
+/// Bits of b's lanes (count in use) that overlap the sphere (x, y, z, r) given in b's frame:
+/// |c − x|² < (r_lane + r)².
+KL_IST_FN uint32_t one_vs_n(const float* node, int count, float x, float y, float z, float r)
+{
+	kl_v nx = KL_V(set1)(-x);
+	kl_v ny = KL_V(set1)(-y);
+	kl_v nz = KL_V(set1)(-z);
+	kl_v rr = KL_V(set1)(r);
+	uint32_t bits = 0;
+	for (int o = 0; o < count; o += KL_L)
+	{
+		kl_v dx = KL_V(add)(KL_V(load)(node + o), nx);
+		kl_v dy = KL_V(add)(KL_V(load)(node + KL_IST_W + o), ny);
+		kl_v dz = KL_V(add)(KL_V(load)(node + 2 * KL_IST_W + o), nz);
+		kl_v rs = KL_V(add)(KL_V(load)(node + 3 * KL_IST_W + o), rr);
+		kl_v d2 = KL_V(add)(KL_V(add)(KL_V(mul)(dx, dx), KL_V(mul)(dy, dy)), KL_V(mul)(dz, dz));
+		bits |= KL_V(bits)(KL_V(lt)(d2, KL_V(mul)(rs, rs))) << o;
+	}
+	return bits & ((1u << count) - 1u);
+}
+
+/// a's lanes (count in use) moved into b's frame: moved = cx', cy', cz' rows of KL_IST_W floats.
+KL_IST_FN void move_lanes(const float* node, int count, const float* m, float* moved)
+{
+	for (int o = 0; o < count; o += KL_L)
+	{
+		kl_v x = KL_V(load)(node + o);
+		kl_v y = KL_V(load)(node + KL_IST_W + o);
+		kl_v z = KL_V(load)(node + 2 * KL_IST_W + o);
+		for (int r = 0; r < 3; ++r)
+		{
+			kl_v v = KL_V(add)(KL_V(mul)(KL_V(set1)(m[3 * r]), x), KL_V(mul)(KL_V(set1)(m[3 * r + 1]), y));
+			v = KL_V(add)(KL_V(add)(v, KL_V(mul)(KL_V(set1)(m[3 * r + 2]), z)), KL_V(set1)(m[9 + r]));
+			KL_V(store)(moved + r * KL_IST_W + o, v);
+		}
+	}
+}
+
+/// Bits of a's moved lanes that overlap b's sphere s.
+KL_IST_FN uint32_t n_vs_one(const float* moved, const float* radius, int count, const kl_sphere* s)
+{
+	kl_v nx = KL_V(set1)(-s->center.x);
+	kl_v ny = KL_V(set1)(-s->center.y);
+	kl_v nz = KL_V(set1)(-s->center.z);
+	kl_v rr = KL_V(set1)(s->radius);
+	uint32_t bits = 0;
+	for (int o = 0; o < count; o += KL_L)
+	{
+		kl_v dx = KL_V(add)(KL_V(load)(moved + o), nx);
+		kl_v dy = KL_V(add)(KL_V(load)(moved + KL_IST_W + o), ny);
+		kl_v dz = KL_V(add)(KL_V(load)(moved + 2 * KL_IST_W + o), nz);
+		kl_v rs = KL_V(add)(KL_V(load)(radius + o), rr);
+		kl_v d2 = KL_V(add)(KL_V(add)(KL_V(mul)(dx, dx), KL_V(mul)(dy, dy)), KL_V(mul)(dz, dz));
+		bits |= KL_V(bits)(KL_V(lt)(d2, KL_V(mul)(rs, rs))) << o;
+	}
+	return bits & ((1u << count) - 1u);
+}
+
+/// An overlapping pair of child codes: two inner spheres are a pair, anything else is opened later.
+KL_IST_FN void found(kl_ist_walk* w, int32_t ca, int32_t cb, float x, float y, float z)
+{
+	if (ca < 0 && cb < 0)
+	{
+		kl_ist_emit(w, -1 - ca, -1 - cb, x, y, z);
+		return;
+	}
+	if (w->stack_count == w->stack_capacity && !kl_ist_reserve(w, 1))
+	{
+		return;
+	}
+	w->stack[w->stack_count++] = (kl_ist_item){ca, cb, x, y, z};
+}
+
+KL_IST_FN void visit_nodes(kl_ist_walk* w, kl_ist_item it, const float* moved)
+{
+	const kl_sphere_tree* a = w->a;
+	const kl_sphere_tree* b = w->b;
+	const float* na = kl_ist_node(a, it.a);
+	const float* nb = kl_ist_node(b, it.b);
+	const int32_t* child_a = a->child + (size_t)it.a * KL_IST_W;
+	const int32_t* child_b = b->child + (size_t)it.b * KL_IST_W;
+	int ca = a->count[it.a];
+	int cb = b->count[it.b];
+	w->sphere_tests += (int64_t)ca * cb;
+	for (int i = 0; i < ca; ++i)
+	{
+		float x = moved[i];
+		float y = moved[KL_IST_W + i];
+		float z = moved[2 * KL_IST_W + i];
+		uint32_t mask = one_vs_n(nb, cb, x, y, z, na[3 * KL_IST_W + i]);
+		for (; mask != 0; mask &= mask - 1)
+		{
+			found(w, child_a[i], child_b[__builtin_ctz(mask)], x, y, z);
+		}
+	}
+}
+
+KL_IST_FN void visit_node_sphere(kl_ist_walk* w, kl_ist_item it, const float* moved)
+{
+	const kl_sphere_tree* a = w->a;
+	const float* na = kl_ist_node(a, it.a);
+	const int32_t* child_a = a->child + (size_t)it.a * KL_IST_W;
+	int ca = a->count[it.a];
+	w->sphere_tests += ca;
+	uint32_t mask = n_vs_one(moved, na + 3 * KL_IST_W, ca, &w->b->spheres[-1 - it.b]);
+	for (; mask != 0; mask &= mask - 1)
+	{
+		int i = __builtin_ctz(mask);
+		found(w, child_a[i], it.b, moved[i], moved[KL_IST_W + i], moved[2 * KL_IST_W + i]);
+	}
+}
+
+KL_IST_FN void visit_sphere_node(kl_ist_walk* w, kl_ist_item it)
+{
+	const kl_sphere_tree* b = w->b;
+	const int32_t* child_b = b->child + (size_t)it.b * KL_IST_W;
+	int cb = b->count[it.b];
+	w->sphere_tests += cb;
+	uint32_t mask = one_vs_n(kl_ist_node(b, it.b), cb, it.x, it.y, it.z, w->a->spheres[-1 - it.a].radius);
+	for (; mask != 0; mask &= mask - 1)
+	{
+		found(w, it.a, child_b[__builtin_ctz(mask)], it.x, it.y, it.z);
+	}
+}
+
+KL_IST_NAME_ATTR void KL_IST_NAME(kl_ist_walk* w)
+{
+	_Alignas(64) float moved[3 * KL_IST_W];
+	while (w->stack_count > 0 && !w->failed && (w->budget == 0 || w->node_visits < w->budget))
+	{
+		kl_ist_item it = w->stack[--w->stack_count];
+		w->node_visits += 1;
+		if (it.a >= 0)
+		{
+			move_lanes(kl_ist_node(w->a, it.a), w->a->count[it.a], w->m, moved);
+			if (it.b >= 0)
+			{
+				visit_nodes(w, it, moved);
+			}
+			else
+			{
+				visit_node_sphere(w, it, moved);
+			}
+		}
+		else
+		{
+			visit_sphere_node(w, it);
+		}
+	}
+}
+
+#undef KL_L
