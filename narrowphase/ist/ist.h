@@ -46,9 +46,38 @@ typedef struct kl_ist_item
 	float x, y, z;
 } kl_ist_item;
 
+/// Sphere pairs per batch of lens volumes.
+#define KL_IST_BATCH 64
+
+/// Overlapping inner-sphere pairs a walk found, waiting for their lens volumes (computed a register at a
+/// time by the walk's lens_batch), SoA. Inputs: a's centre in b's frame, b's centre, the radii. Results
+/// (b's frame): the volume, the depth, the unit normal from b's centre to a's, the lens centre p, the
+/// volume-weighted normal f = V·n and its moment p × f about b's origin.
+typedef struct kl_ist_batch
+{
+	_Alignas(64) float ax[KL_IST_BATCH];
+	_Alignas(64) float ay[KL_IST_BATCH];
+	_Alignas(64) float az[KL_IST_BATCH];
+	_Alignas(64) float bx[KL_IST_BATCH];
+	_Alignas(64) float by[KL_IST_BATCH];
+	_Alignas(64) float bz[KL_IST_BATCH];
+	_Alignas(64) float ra[KL_IST_BATCH];
+	_Alignas(64) float rb[KL_IST_BATCH];
+	_Alignas(64) float volume[KL_IST_BATCH];
+	_Alignas(64) float depth[KL_IST_BATCH];
+	_Alignas(64) float n[3][KL_IST_BATCH];
+	_Alignas(64) float p[3][KL_IST_BATCH];
+	_Alignas(64) float f[3][KL_IST_BATCH];
+	_Alignas(64) float m[3][KL_IST_BATCH];
+	int32_t sphere_a[KL_IST_BATCH];
+	int32_t sphere_b[KL_IST_BATCH];
+	int count;
+} kl_ist_batch;
+
 /// What a walk reads and accumulates. m moves a point of a's frame into b's: x_b = M·x_a + t with M
 /// row-major in m[0..8] and t in m[9..11]; every walk evaluates it in the same order (kl_ist_move), so
-/// all walks test the same numbers and find the same pairs in the same order.
+/// all walks test the same numbers and find the same pairs in the same order, and their lens batches
+/// compute the same floats.
 typedef struct kl_ist_walk
 {
 	const kl_sphere_tree* a;
@@ -61,7 +90,8 @@ typedef struct kl_ist_walk
 	bool failed; ///< out of memory growing the stack
 	int64_t node_visits;
 	int64_t sphere_tests;
-	// Sums over the pairs found, in b's frame (moments about b's origin).
+	kl_ist_batch batch;
+	// Sums over the pairs found, in b's frame (moments about b's origin), in pair order.
 	double volume;
 	double normal_sum[3];
 	double moment[3];
@@ -80,8 +110,8 @@ static inline void kl_ist_move(const float* m, float x, float y, float z, float*
 	out[2] = m[6] * x + m[7] * y + m[8] * z + m[11];
 }
 
-/// Records an overlapping pair of inner spheres (a's centre x, y, z in b's frame) (ist_query.c).
-void kl_ist_emit(kl_ist_walk* w, int sphere_a, int sphere_b, float x, float y, float z);
+/// Adds the batch's pairs to w's sums and pair output, in order, and empties the batch (ist_query.c).
+void kl_ist_accumulate(kl_ist_walk* w);
 /// Makes room for `more` items on the stack; false (w->failed) without memory.
 bool kl_ist_reserve(kl_ist_walk* w, int more);
 

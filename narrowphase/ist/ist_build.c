@@ -1,7 +1,7 @@
-// Kollide — building an inner-sphere tree's nodes: top-down, each node's spheres split into `width`
-// clusters by Batch Neural Gas with magnification control (seed §2.2: a sphere weighs its volume
-// 4/3 π r³, so large spheres draw prototypes), falling back to equal parts along the longest axis when a
-// cluster comes out empty or holds more than 90 % of the spheres. A cluster of one sphere becomes a lane
+// Kollide — building an inner-sphere tree's nodes: top-down, each node's spheres split into as many
+// clusters as a full tree of `width` needs (at most width) by Batch Neural Gas with magnification control (seed §2.2: a
+// sphere weighs its volume 4/3 π r³, so large spheres draw prototypes), falling back to equal parts along the longest
+// axis when a cluster comes out empty or holds more than 90 % of the spheres. A cluster of one sphere becomes a lane
 // holding that sphere; larger ones become child nodes with their bounding sphere in the parent's lane.
 // SPDX-License-Identifier: MIT
 #include "ist.h"
@@ -53,7 +53,7 @@ static const float* centre(const ist_builder* bd, int sphere)
 }
 
 /// Equal parts along the longest axis of the centres' box (ties by input index).
-static int split_longest_axis(ist_builder* bd, int* idx, int count, int* size)
+static int split_longest_axis(ist_builder* bd, int* idx, int count, int W, int* size)
 {
 	float lo[3] = {INFINITY, INFINITY, INFINITY};
 	float hi[3] = {-INFINITY, -INFINITY, -INFINITY};
@@ -75,7 +75,6 @@ static int split_longest_axis(ist_builder* bd, int* idx, int count, int* size)
 		bd->keys[i] = (ist_key){centre(bd, idx[i])[axis], idx[i]};
 	}
 	qsort(bd->keys, (size_t)count, sizeof(ist_key), compare_keys);
-	int W = bd->t->width;
 	for (int i = 0; i < count; ++i)
 	{
 		idx[i] = bd->keys[i].index;
@@ -87,12 +86,24 @@ static int split_longest_axis(ist_builder* bd, int* idx, int count, int* size)
 	return W;
 }
 
-/// Batch Neural Gas clusters of the node's spheres; reorders idx into contiguous groups. Returns the
-/// group count (width), or 0 when the clustering is unusable.
-static int split_bng(ist_builder* bd, int* idx, int count, int* size)
+/// Children a node of count spheres gets: as many as a full tree needs, so that the subtrees below
+/// fill their nodes. With L levels for count spheres (width^L ≥ count), a child holds up to width^(L−1).
+static int child_count(int width, int count)
 {
-	int W = bd->t->width;
-	int limit = bd->def->bng_sample_limit > W ? bd->def->bng_sample_limit : W;
+	int64_t below = 1;
+	while (below * width < count)
+	{
+		below *= width;
+	}
+	int64_t k = (count + below - 1) / below;
+	return k < 2 ? 2 : (int)k;
+}
+
+/// Batch Neural Gas clusters of the node's spheres; reorders idx into contiguous groups. Returns the
+/// group count, or 0 when the clustering is unusable.
+static int split_bng(ist_builder* bd, int* idx, int count, int W, int* size)
+{
+	int limit = bd->def->bng_sample_limit > bd->t->width ? bd->def->bng_sample_limit : bd->t->width;
 	int m = count < limit ? count : limit;
 	float largest = 0.0f;
 	for (int s = 0; s < m; ++s)
@@ -230,8 +241,9 @@ static int build_node(ist_builder* bd, int* idx, int count, kl_sphere bound, int
 	}
 	else
 	{
-		groups = split_bng(bd, idx, count, size);
-		groups = groups > 0 ? groups : split_longest_axis(bd, idx, count, size);
+		int k = child_count(W, count);
+		groups = split_bng(bd, idx, count, k, size);
+		groups = groups > 0 ? groups : split_longest_axis(bd, idx, count, k, size);
 	}
 	t->count[node] = groups;
 	for (int g = 0, start = 0; g < groups; start += size[g++])

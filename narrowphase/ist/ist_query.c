@@ -86,7 +86,7 @@ static double lens_volume(double ra, double rb, double d)
 	double t = ra - rb;
 	if (d <= fabs(t))
 	{
-		return sphere_volume(fmin(ra, rb));
+		return sphere_volume(ra < rb ? ra : rb);
 	}
 	return GLM_PI * (s - d) * (s - d) * (d * d + 2.0 * d * s - 3.0 * t * t) / (12.0 * d);
 }
@@ -96,7 +96,9 @@ static double lens_volume(double ra, double rb, double d)
 static void add_contribution(kl_ist_walk* w, double v, const double* n, const float* b_centre, double ra, double rb,
 							 double d, double* point)
 {
-	double along = 0.5 * (fmax(d - ra, -rb) + fmin(d + ra, rb));
+	double lo = d - ra > -rb ? d - ra : -rb;
+	double hi = d + ra < rb ? d + ra : rb;
+	double along = 0.5 * (lo + hi);
 	double f[3];
 	for (int c = 0; c < 3; ++c)
 	{
@@ -124,33 +126,34 @@ static double direction(float ax, float ay, float az, const float* b, double* n)
 	return d;
 }
 
-void kl_ist_emit(kl_ist_walk* w, int sphere_a, int sphere_b, float x, float y, float z)
+void kl_ist_accumulate(kl_ist_walk* w)
 {
-	const kl_sphere* sb = &w->b->spheres[sphere_b];
-	double ra = w->a->spheres[sphere_a].radius;
-	double rb = sb->radius;
-	double n[3];
-	double d = direction(x, y, z, sb->center.raw, n);
-	double v = lens_volume(ra, rb, d);
-	double depth = fmax(0.0, 0.5 * (ra + rb - d));
-	double point[3];
-	add_contribution(w, v, n, sb->center.raw, ra, rb, d, point);
-	w->volume += v;
-	w->max_depth = fmax(w->max_depth, depth);
-	if (w->pair_count < w->pair_capacity)
+	kl_ist_batch* bt = &w->batch;
+	for (int k = 0; k < bt->count; ++k)
 	{
-		vec3s nb = {{(float)n[0], (float)n[1], (float)n[2]}};
-		vec3s pb = {{(float)point[0], (float)point[1], (float)point[2]}};
-		w->pairs[w->pair_count] = (kl_sphere_pair){
-			.sphere_a = sphere_a,
-			.sphere_b = sphere_b,
-			.volume = (float)v,
-			.depth = (float)depth,
-			.normal = kl_rotate(w->pose_b.q, nb),
-			.point = kl_transform_point(w->pose_b, pb),
-		};
+		w->volume += bt->volume[k];
+		for (int c = 0; c < 3; ++c)
+		{
+			w->normal_sum[c] += bt->f[c][k];
+			w->moment[c] += bt->m[c][k];
+		}
+		w->max_depth = bt->depth[k] > w->max_depth ? bt->depth[k] : w->max_depth;
+		if (w->pair_count + k < w->pair_capacity)
+		{
+			vec3s n = {{bt->n[0][k], bt->n[1][k], bt->n[2][k]}};
+			vec3s p = {{bt->p[0][k], bt->p[1][k], bt->p[2][k]}};
+			w->pairs[w->pair_count + k] = (kl_sphere_pair){
+				.sphere_a = bt->sphere_a[k],
+				.sphere_b = bt->sphere_b[k],
+				.volume = bt->volume[k],
+				.depth = bt->depth[k],
+				.normal = kl_rotate(w->pose_b.q, n),
+				.point = kl_transform_point(w->pose_b, p),
+			};
+		}
 	}
-	w->pair_count += 1;
+	w->pair_count += bt->count;
+	bt->count = 0;
 }
 
 bool kl_ist_reserve(kl_ist_walk* w, int more)

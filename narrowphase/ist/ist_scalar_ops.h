@@ -3,6 +3,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -46,4 +47,39 @@ static inline bool kl_f1_lt(float a, float b)
 static inline uint32_t kl_f1_bits(bool m)
 {
 	return m ? 1u : 0u;
+}
+
+static inline float kl_f1_sub(float a, float b)
+{
+	return a - b;
+}
+
+static inline float kl_f1_div(float a, float b)
+{
+	return a / b;
+}
+
+static inline float kl_f1_sqrt(float a)
+{
+	return sqrtf(a);
+}
+
+static inline float kl_f1_min(float a, float b)
+{
+	return a < b ? a : b;
+}
+
+static inline float kl_f1_max(float a, float b)
+{
+	return a > b ? a : b;
+}
+
+static inline bool kl_f1_le(float a, float b)
+{
+	return a <= b;
+}
+
+static inline float kl_f1_sel(bool m, float a, float b)
+{
+	return m ? a : b;
 }

@@ -4,8 +4,10 @@
 // lanes as two __m256) and ist_walk_avx512_w16.c (16 in one __m512). A visit of two nodes moves a's
 // child spheres into b's frame (one transform per node, all lanes at once) and tests each of them
 // against all of b's children in one pass: 3 subtractions, 3 multiplications and adds, one compare per
-// register. Only the register width differs between the instantiations, so every walk finds the same
-// pairs in the same order. No #pragma once: each includer first defines
+// register. The overlapping sphere pairs are gathered in batches whose lens volumes, normals and moments
+// are computed a register of pairs at a time. Only the register width differs between the
+// instantiations, so every walk finds the same pairs in the same order and computes the same floats. No #pragma once:
+// each includer first defines
 //   KL_V(op)        the register set: kl_f1_##op (a float), kl_f4_##op, kl_f8_##op or kl_f16_##op
 //   KL_IST_W        the trees' width (4 or 16; a multiple of the register's lanes)
 //   KL_IST_FN       the attributes of the walk's helpers (inline, with the target where there is one)
@@ -74,12 +76,90 @@ KL_IST_FN uint32_t n_vs_one(const float* moved, const float* radius, int count, 
 	return bits & ((1u << count) - 1u);
 }
 
-/// An overlapping pair of child codes: two inner spheres are a pair, anything else is opened later.
+/// Lens volume, depth, normal, lens centre, V·n and its moment of each pair in the batch (ist.h):
+/// V = π (s − d)² (d² + 2ds − 3t²) / (12d) with s = ra + rb, t = ra − rb; the smaller sphere's volume
+/// when it lies inside the other (d ≤ |t|). The lens centre is the middle of the lens's extent along the
+/// centre line, [max(d − ra, −rb), min(d + ra, rb)] from b's centre.
+KL_IST_FN void lens_batch(kl_ist_batch* bt)
+{
+	const kl_v zero = KL_V(set1)(0.0f);
+	const kl_v half = KL_V(set1)(0.5f);
+	const kl_v two = KL_V(set1)(2.0f);
+	const kl_v three = KL_V(set1)(3.0f);
+	const kl_v pi_12 = KL_V(set1)((float)(GLM_PI / 12.0));
+	const kl_v ball = KL_V(set1)((float)(4.0 / 3.0 * GLM_PI));
+	const kl_v tiny = KL_V(set1)(1e-30f);
+	for (int o = 0; o < bt->count; o += KL_L)
+	{
+		kl_v ra = KL_V(load)(bt->ra + o);
+		kl_v rb = KL_V(load)(bt->rb + o);
+		kl_v bc[3] = {KL_V(load)(bt->bx + o), KL_V(load)(bt->by + o), KL_V(load)(bt->bz + o)};
+		kl_v dx = KL_V(sub)(KL_V(load)(bt->ax + o), bc[0]);
+		kl_v dy = KL_V(sub)(KL_V(load)(bt->ay + o), bc[1]);
+		kl_v dz = KL_V(sub)(KL_V(load)(bt->az + o), bc[2]);
+		kl_v d2 = KL_V(add)(KL_V(add)(KL_V(mul)(dx, dx), KL_V(mul)(dy, dy)), KL_V(mul)(dz, dz));
+		kl_v d = KL_V(sqrt)(d2);
+		kl_v safe = KL_V(max)(d, tiny);
+		kl_v s = KL_V(add)(ra, rb);
+		kl_v t = KL_V(sub)(ra, rb);
+		kl_v e = KL_V(max)(KL_V(sub)(s, d), zero);
+		kl_v poly = KL_V(sub)(KL_V(add)(d2, KL_V(mul)(KL_V(mul)(two, d), s)), KL_V(mul)(three, KL_V(mul)(t, t)));
+		kl_v lens = KL_V(div)(KL_V(mul)(KL_V(mul)(pi_12, KL_V(mul)(e, e)), poly), safe);
+		kl_v small = KL_V(min)(ra, rb);
+		kl_v inside = KL_V(mul)(ball, KL_V(mul)(small, KL_V(mul)(small, small)));
+		kl_v v = KL_V(sel)(KL_V(le)(d, KL_V(max)(t, KL_V(sub)(zero, t))), inside, lens);
+		kl_v inv = KL_V(div)(KL_V(set1)(1.0f), safe);
+		kl_v n[3] = {KL_V(mul)(dx, inv), KL_V(mul)(dy, inv), KL_V(mul)(dz, inv)};
+		kl_v lo = KL_V(max)(KL_V(sub)(d, ra), KL_V(sub)(zero, rb));
+		kl_v hi = KL_V(min)(KL_V(add)(d, ra), rb);
+		kl_v along = KL_V(mul)(half, KL_V(add)(lo, hi));
+		kl_v p[3];
+		kl_v f[3];
+		for (int c = 0; c < 3; ++c)
+		{
+			p[c] = KL_V(add)(bc[c], KL_V(mul)(n[c], along));
+			f[c] = KL_V(mul)(v, n[c]);
+			KL_V(store)(bt->n[c] + o, n[c]);
+			KL_V(store)(bt->p[c] + o, p[c]);
+			KL_V(store)(bt->f[c] + o, f[c]);
+		}
+		KL_V(store)(bt->m[0] + o, KL_V(sub)(KL_V(mul)(p[1], f[2]), KL_V(mul)(p[2], f[1])));
+		KL_V(store)(bt->m[1] + o, KL_V(sub)(KL_V(mul)(p[2], f[0]), KL_V(mul)(p[0], f[2])));
+		KL_V(store)(bt->m[2] + o, KL_V(sub)(KL_V(mul)(p[0], f[1]), KL_V(mul)(p[1], f[0])));
+		KL_V(store)(bt->volume + o, v);
+		KL_V(store)(bt->depth + o, KL_V(mul)(half, e));
+	}
+}
+
+KL_IST_FN void flush(kl_ist_walk* w)
+{
+	lens_batch(&w->batch);
+	kl_ist_accumulate(w);
+}
+
+/// An overlapping pair of child codes: two inner spheres join the batch, anything else is opened later.
 KL_IST_FN void found(kl_ist_walk* w, int32_t ca, int32_t cb, float x, float y, float z)
 {
 	if (ca < 0 && cb < 0)
 	{
-		kl_ist_emit(w, -1 - ca, -1 - cb, x, y, z);
+		kl_ist_batch* bt = &w->batch;
+		const kl_sphere* sb = &w->b->spheres[-1 - cb];
+		int k = bt->count;
+		bt->ax[k] = x;
+		bt->ay[k] = y;
+		bt->az[k] = z;
+		bt->bx[k] = sb->center.x;
+		bt->by[k] = sb->center.y;
+		bt->bz[k] = sb->center.z;
+		bt->ra[k] = w->a->spheres[-1 - ca].radius;
+		bt->rb[k] = sb->radius;
+		bt->sphere_a[k] = -1 - ca;
+		bt->sphere_b[k] = -1 - cb;
+		bt->count = k + 1;
+		if (bt->count == KL_IST_BATCH)
+		{
+			flush(w);
+		}
 		return;
 	}
 	if (w->stack_count == w->stack_capacity && !kl_ist_reserve(w, 1))
@@ -99,9 +179,12 @@ KL_IST_FN void visit_nodes(kl_ist_walk* w, kl_ist_item it, const float* moved)
 	const int32_t* child_b = b->child + (size_t)it.b * KL_IST_W;
 	int ca = a->count[it.a];
 	int cb = b->count[it.b];
-	w->sphere_tests += (int64_t)ca * cb;
-	for (int i = 0; i < ca; ++i)
+	// a's lanes that miss b's bounding sphere miss every sphere below b: one pass spares their passes.
+	uint32_t live = n_vs_one(moved, na + 3 * KL_IST_W, ca, &b->node_bound[it.b]);
+	w->sphere_tests += ca + (int64_t)__builtin_popcount(live) * cb;
+	for (; live != 0; live &= live - 1)
 	{
+		int i = __builtin_ctz(live);
 		float x = moved[i];
 		float y = moved[KL_IST_W + i];
 		float z = moved[2 * KL_IST_W + i];
@@ -165,6 +248,7 @@ KL_IST_NAME_ATTR void KL_IST_NAME(kl_ist_walk* w)
 			visit_sphere_node(w, it);
 		}
 	}
+	flush(w);
 }
 
 #undef KL_L

@@ -6,7 +6,7 @@
 #include "bvh.h" // the build's SIMD switches that bvh_simd_ops.h reads
 
 #if defined(KL_IST_AVX2)
-#include "bvh_simd_ops.h"
+#include "ist_simd_ops.h"
 
 #define KL_V(op) kl_f8_##op
 #define KL_IST_FN static inline __attribute__((always_inline, target("avx2,fma,f16c")))
