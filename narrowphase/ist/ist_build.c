@@ -152,24 +152,33 @@ static int split_bng(ist_builder* bd, int* idx, int count, int W, int* size)
 	return W;
 }
 
-/// Largest |c − c_i| + r_i over the spheres, in double.
-static double enclosing_radius(const kl_sphere* s, const int* idx, int count, const double* c)
+/// Largest |c − c_i| + r_i over the spheres, in double, and which sphere reaches it.
+static double enclosing_radius(const kl_sphere* s, const int* idx, int count, const double* c, int* farthest)
 {
-	double r = 0.0;
+	double r = -1.0;
 	for (int i = 0; i < count; ++i)
 	{
 		const kl_sphere* e = &s[idx[i]];
 		double dx = e->center.x - c[0];
 		double dy = e->center.y - c[1];
 		double dz = e->center.z - c[2];
-		r = fmax(r, sqrt(dx * dx + dy * dy + dz * dz) + e->radius);
+		double reach = sqrt(dx * dx + dy * dy + dz * dz) + e->radius;
+		if (reach > r)
+		{
+			r = reach;
+			*farthest = idx[i];
+		}
 	}
 	return r;
 }
 
-/// A sphere around the spheres: centred on their box or on their volume-weighted centroid, whichever
-/// is smaller; the radius rounded up with a margin of a few float steps of the coordinates, so that a
-/// child sphere that overlaps another after the query's float transform still has its parent overlap.
+/// Steps of the centre towards the farthest sphere's far side (Bădoiu–Clarkson) after the start.
+#define KL_IST_ENCLOSE_STEPS 32
+
+/// A sphere around the spheres: from the better of their box's centre and their volume-weighted
+/// centroid, a few Bădoiu–Clarkson steps towards the farthest sphere, the smallest radius seen kept;
+/// the radius rounded up with a margin of a few float steps of the coordinates, so that a child sphere
+/// that overlaps another after the query's float transform still has its parent overlap.
 static kl_sphere enclose(const ist_builder* bd, const int* idx, int count)
 {
 	const kl_sphere* s = bd->t->spheres;
@@ -190,18 +199,43 @@ static kl_sphere enclose(const ist_builder* bd, const int* idx, int count)
 		total += u;
 	}
 	double box[3];
-	double centroid[3];
+	double at[3];
 	for (int c = 0; c < 3; ++c)
 	{
 		box[c] = (double)(float)(0.5 * (lo[c] + hi[c]));
-		centroid[c] = (double)(float)(mean[c] / total);
+		at[c] = (double)(float)(mean[c] / total);
 	}
-	double r_box = enclosing_radius(s, idx, count, box);
-	double r_centroid = enclosing_radius(s, idx, count, centroid);
-	const double* c = r_centroid < r_box ? centroid : box;
-	double r = fmin(r_box, r_centroid);
-	double size = fmax(fmax(fabs(c[0]), fabs(c[1])), fmax(fabs(c[2]), r));
-	kl_sphere out = {{{(float)c[0], (float)c[1], (float)c[2]}}, (float)(r + 1e-6 * size)};
+	int far_box;
+	int far;
+	double r_box = enclosing_radius(s, idx, count, box, &far_box);
+	double r = enclosing_radius(s, idx, count, at, &far);
+	if (r_box <= r)
+	{
+		memcpy(at, box, sizeof(at));
+		r = r_box;
+		far = far_box;
+	}
+	double best[3] = {at[0], at[1], at[2]};
+	double best_r = r;
+	for (int step = 1; step <= KL_IST_ENCLOSE_STEPS; ++step)
+	{
+		const kl_sphere* e = &s[far];
+		double to[3] = {e->center.x - at[0], e->center.y - at[1], e->center.z - at[2]};
+		double len = sqrt(to[0] * to[0] + to[1] * to[1] + to[2] * to[2]);
+		double reach = len > 0.0 ? (len + e->radius) / len : 0.0;
+		for (int c = 0; c < 3; ++c)
+		{
+			at[c] = (double)(float)(at[c] + to[c] * reach / (step + 1));
+		}
+		r = enclosing_radius(s, idx, count, at, &far);
+		if (r < best_r)
+		{
+			best_r = r;
+			memcpy(best, at, sizeof(best));
+		}
+	}
+	double size = fmax(fmax(fabs(best[0]), fabs(best[1])), fmax(fabs(best[2]), best_r));
+	kl_sphere out = {{{(float)best[0], (float)best[1], (float)best[2]}}, (float)(best_r + 1e-6 * size)};
 	return out;
 }
 
@@ -213,6 +247,33 @@ static void set_lane(kl_sphere_tree* t, int node, int lane, kl_sphere s, int32_t
 	n[2 * t->width + lane] = s.center.z;
 	n[3 * t->width + lane] = s.radius;
 	t->child[(size_t)node * t->width + lane] = code;
+}
+
+/// Which groups put their spheres straight into the node's free lanes instead of a child node of their
+/// own (which would hold only spheres): the smallest first while lanes are free. A lane less to open
+/// and a node less to visit cost nothing in a SIMD pass that tests all lanes anyway.
+static void inline_small_groups(const int* size, int groups, int width, bool* inline_group)
+{
+	int free_lanes = width - groups;
+	for (int g = 0; g < groups; ++g)
+	{
+		inline_group[g] = false;
+	}
+	while (free_lanes > 0)
+	{
+		int pick = -1;
+		for (int g = 0; g < groups; ++g)
+		{
+			bool fits = !inline_group[g] && size[g] > 1 && size[g] - 1 <= free_lanes;
+			pick = fits && (pick < 0 || size[g] < size[pick]) ? g : pick;
+		}
+		if (pick < 0)
+		{
+			return;
+		}
+		inline_group[pick] = true;
+		free_lanes -= size[pick] - 1;
+	}
 }
 
 /// Builds the node over idx[0..count) (count ≥ 1) with bounding sphere `bound`, then its subtrees,
@@ -245,18 +306,24 @@ static int build_node(ist_builder* bd, int* idx, int count, kl_sphere bound, int
 		groups = split_bng(bd, idx, count, k, size);
 		groups = groups > 0 ? groups : split_longest_axis(bd, idx, count, k, size);
 	}
-	t->count[node] = groups;
+	bool inline_group[KL_IST_MAX_WIDTH];
+	inline_small_groups(size, groups, W, inline_group);
+	int lane = 0;
 	for (int g = 0, start = 0; g < groups; start += size[g++])
 	{
-		if (size[g] == 1)
+		if (size[g] == 1 || inline_group[g])
 		{
-			set_lane(t, node, g, t->spheres[idx[start]], -1 - idx[start]);
+			for (int i = start; i < start + size[g]; ++i)
+			{
+				set_lane(t, node, lane++, t->spheres[idx[i]], -1 - idx[i]);
+			}
 			continue;
 		}
 		kl_sphere child_bound = enclose(bd, idx + start, size[g]);
 		int child = build_node(bd, idx + start, size[g], child_bound, level + 1);
-		set_lane(t, node, g, child_bound, child);
+		set_lane(t, node, lane++, child_bound, child);
 	}
+	t->count[node] = lane;
 	return node;
 }
 

@@ -169,6 +169,9 @@ KL_IST_FN void found(kl_ist_walk* w, int32_t ca, int32_t cb, float x, float y, f
 	w->stack[w->stack_count++] = (kl_ist_item){ca, cb, x, y, z};
 }
 
+/// Two nodes: lanes of either that miss the other's bounding sphere miss every sphere below it (one
+/// pass each side); then each live lane of the side with fewer live lanes against all of the other's
+/// in one pass.
 KL_IST_FN void visit_nodes(kl_ist_walk* w, kl_ist_item it, const float* moved)
 {
 	const kl_sphere_tree* a = w->a;
@@ -179,19 +182,38 @@ KL_IST_FN void visit_nodes(kl_ist_walk* w, kl_ist_item it, const float* moved)
 	const int32_t* child_b = b->child + (size_t)it.b * KL_IST_W;
 	int ca = a->count[it.a];
 	int cb = b->count[it.b];
-	// a's lanes that miss b's bounding sphere miss every sphere below b: one pass spares their passes.
-	uint32_t live = n_vs_one(moved, na + 3 * KL_IST_W, ca, &b->node_bound[it.b]);
-	w->sphere_tests += ca + (int64_t)__builtin_popcount(live) * cb;
-	for (; live != 0; live &= live - 1)
+	uint32_t live_a = n_vs_one(moved, na + 3 * KL_IST_W, ca, &b->node_bound[it.b]);
+	uint32_t live_b = one_vs_n(nb, cb, it.x, it.y, it.z, a->node_bound[it.a].radius);
+	int count_a = __builtin_popcount(live_a);
+	int count_b = __builtin_popcount(live_b);
+	w->sphere_tests += ca + cb;
+	if (count_a <= count_b)
 	{
-		int i = __builtin_ctz(live);
-		float x = moved[i];
-		float y = moved[KL_IST_W + i];
-		float z = moved[2 * KL_IST_W + i];
-		uint32_t mask = one_vs_n(nb, cb, x, y, z, na[3 * KL_IST_W + i]);
+		w->sphere_tests += (int64_t)count_a * cb;
+		for (; live_a != 0; live_a &= live_a - 1)
+		{
+			int i = __builtin_ctz(live_a);
+			float x = moved[i];
+			float y = moved[KL_IST_W + i];
+			float z = moved[2 * KL_IST_W + i];
+			uint32_t mask = one_vs_n(nb, cb, x, y, z, na[3 * KL_IST_W + i]) & live_b;
+			for (; mask != 0; mask &= mask - 1)
+			{
+				found(w, child_a[i], child_b[__builtin_ctz(mask)], x, y, z);
+			}
+		}
+		return;
+	}
+	w->sphere_tests += (int64_t)count_b * ca;
+	for (; live_b != 0; live_b &= live_b - 1)
+	{
+		int j = __builtin_ctz(live_b);
+		kl_sphere lane = {{{nb[j], nb[KL_IST_W + j], nb[2 * KL_IST_W + j]}}, nb[3 * KL_IST_W + j]};
+		uint32_t mask = n_vs_one(moved, na + 3 * KL_IST_W, ca, &lane) & live_a;
 		for (; mask != 0; mask &= mask - 1)
 		{
-			found(w, child_a[i], child_b[__builtin_ctz(mask)], x, y, z);
+			int i = __builtin_ctz(mask);
+			found(w, child_a[i], child_b[j], moved[i], moved[KL_IST_W + i], moved[2 * KL_IST_W + i]);
 		}
 	}
 }
