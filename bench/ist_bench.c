@@ -261,7 +261,8 @@ static void swap_scene(const kl_sphere* s, int n, int steps, int reps, FILE* csv
 		kl_sphere_tree_info info = kl_sphere_tree_get_info(t);
 		printf("branching %d: %d nodes, depth %d, %.1f KiB, built in %.1f ms\n", branching, info.node_count, info.depth,
 			   (double)info.bytes / 1024.0, build_s * 1e3);
-		double best_ratio[3] = {0.0, 0.0, 0.0};
+		double* ratios[3] = {NULL, malloc(sizeof(double) * (size_t)steps), malloc(sizeof(double) * (size_t)steps)};
+		int overlapping = 0;
 		double heavy_ratio[3] = {0.0, 0.0, 0.0};
 		double heavy_time[3] = {0.0, 0.0, 0.0};
 		int heavy_pairs = -1;
@@ -284,11 +285,11 @@ static void swap_scene(const kl_sphere* s, int n, int steps, int reps, FILE* csv
 				fprintf(csv, "%d,%d,%.4f,%d,%.6f,%lld,%.3f,%.3f,%.3f\n", branching, k, (double)x, r.pair_count,
 						(double)r.volume, (long long)r.node_visits, time[0] * 1e6, time[1] * 1e6, time[2] * 1e6);
 			}
-			for (int v = 1; v < 3; ++v)
+			for (int v = 1; v < 3 && r.pair_count > 0; ++v)
 			{
-				double ratio = time[v] > 0.0 ? time[0] / time[v] : 0.0;
-				best_ratio[v] = fmax(best_ratio[v], r.pair_count > 0 ? ratio : 0.0);
+				ratios[v][overlapping] = time[v] > 0.0 ? time[0] / time[v] : 0.0;
 			}
+			overlapping += r.pair_count > 0 ? 1 : 0;
 			if (r.pair_count > heavy_pairs)
 			{
 				heavy_pairs = r.pair_count;
@@ -307,13 +308,16 @@ static void swap_scene(const kl_sphere* s, int n, int steps, int reps, FILE* csv
 				printf(", %s %.1f us (%.2fx)", k_walk_names[v], heavy_time[v] * 1e6, heavy_ratio[v]);
 			}
 		}
-		printf("\n  largest speed-up over overlapping steps:");
+		printf("\n  speed-up over the %d overlapping steps, median [min, max]:", overlapping);
 		for (int v = 1; v < 3; ++v)
 		{
-			if (best_ratio[v] > 0.0)
+			qsort(ratios[v], (size_t)overlapping, sizeof(double), compare_doubles);
+			if (overlapping > 0 && ratios[v][0] > 0.0)
 			{
-				printf(" %s %.2fx", k_walk_names[v], best_ratio[v]);
+				printf(" %s %.2fx [%.2f, %.2f]", k_walk_names[v], ratios[v][overlapping / 2], ratios[v][0],
+					   ratios[v][overlapping - 1]);
 			}
+			free(ratios[v]);
 		}
 		printf("\n");
 		kl_sphere_tree_destroy(t);
