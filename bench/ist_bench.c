@@ -204,33 +204,56 @@ static int compare_doubles(const void* a, const void* b)
 	return (x > y) - (x < y);
 }
 
-/// Median seconds of reps queries (after one warm-up), and the last result.
-static double time_query(const kl_sphere_tree* a, kl_transform pa, const kl_sphere_tree* b, kl_transform pb,
-						 kl_sphere_traversal traversal, int reps, kl_sphere_overlap_result* r)
+static const kl_sphere_traversal k_walks[3] = {KL_SPHERE_TRAVERSE_SCALAR, KL_SPHERE_TRAVERSE_AVX2,
+											   KL_SPHERE_TRAVERSE_AVX512};
+static const char* const k_walk_names[3] = {"scalar", "avx2", "avx512"};
+
+/// Median seconds of reps queries with each walk available for the branching (0 for the others), the
+/// walks taking turns query by query so that a machine's changing load falls on all of them alike;
+/// and the scalar walk's result.
+static void time_walks(const kl_sphere_tree* a, kl_transform pa, const kl_sphere_tree* b, kl_transform pb, int reps,
+					   double* median, kl_sphere_overlap_result* r)
 {
-	kl_sphere_overlap_def def = kl_default_sphere_overlap_def();
-	def.traversal = traversal;
-	double* t = malloc(sizeof(double) * (size_t)reps);
-	if (kl_sphere_tree_overlap(a, pa, b, pb, &def, r) != KL_OK)
+	kl_sphere_overlap_def def[3];
+	double* t[3] = {NULL, NULL, NULL};
+	for (int v = 0; v < 3; ++v)
+	{
+		median[v] = 0.0;
+		def[v] = kl_default_sphere_overlap_def();
+		def[v].traversal = k_walks[v];
+		if (kl_sphere_traversal_available(k_walks[v], kl_sphere_tree_get_info(a).branching))
+		{
+			t[v] = malloc(sizeof(double) * (size_t)reps);
+		}
+	}
+	if (kl_sphere_tree_overlap(a, pa, b, pb, &def[0], r) != KL_OK)
 	{
 		fprintf(stderr, "kollide-ist-bench: %s\n", kl_last_error());
 		exit(1);
 	}
+	kl_sphere_overlap_result scratch;
 	for (int i = 0; i < reps; ++i)
 	{
-		double t0 = now();
-		kl_sphere_tree_overlap(a, pa, b, pb, &def, r);
-		t[i] = now() - t0;
+		for (int v = 0; v < 3; ++v)
+		{
+			if (t[v] != NULL)
+			{
+				double t0 = now();
+				kl_sphere_tree_overlap(a, pa, b, pb, &def[v], &scratch);
+				t[v][i] = now() - t0;
+			}
+		}
 	}
-	qsort(t, (size_t)reps, sizeof(double), compare_doubles);
-	double median = t[reps / 2];
-	free(t);
-	return median;
+	for (int v = 0; v < 3; ++v)
+	{
+		if (t[v] != NULL)
+		{
+			qsort(t[v], (size_t)reps, sizeof(double), compare_doubles);
+			median[v] = t[v][reps / 2];
+			free(t[v]);
+		}
+	}
 }
-
-static const kl_sphere_traversal k_walks[3] = {KL_SPHERE_TRAVERSE_SCALAR, KL_SPHERE_TRAVERSE_AVX2,
-											   KL_SPHERE_TRAVERSE_AVX512};
-static const char* const k_walk_names[3] = {"scalar", "avx2", "avx512"};
 
 static kl_sphere_tree* build(const kl_sphere* s, int n, int branching, double* seconds)
 {
@@ -271,15 +294,9 @@ static void swap_scene(const kl_sphere* s, int n, int steps, int reps, FILE* csv
 			float x = -d + 2.0f * d * (float)k / (float)(steps - 1);
 			kl_transform pa = {{{x, 0.0f, 0.0f}}, glms_quat_identity()};
 			kl_transform pb = {{{-x, 0.0f, 0.0f}}, quarter};
-			double time[3] = {0.0, 0.0, 0.0};
-			kl_sphere_overlap_result r = {0};
-			for (int v = 0; v < 3; ++v)
-			{
-				if (kl_sphere_traversal_available(k_walks[v], branching))
-				{
-					time[v] = time_query(t, pa, t, pb, k_walks[v], reps, &r);
-				}
-			}
+			double time[3];
+			kl_sphere_overlap_result r;
+			time_walks(t, pa, t, pb, reps, time, &r);
 			if (csv != NULL)
 			{
 				fprintf(csv, "%d,%d,%.4f,%d,%.6f,%lld,%.3f,%.3f,%.3f\n", branching, k, (double)x, r.pair_count,
@@ -337,19 +354,17 @@ static void haptic_scene(const kl_sphere* s, int n, int reps)
 		double build_s;
 		kl_sphere_tree* t = build(s, n, branching, &build_s);
 		printf("branching %d (built in %.1f ms):", branching, build_s * 1e3);
-		for (int v = 0; v < 3; ++v)
+		double time[3];
+		kl_sphere_overlap_result r;
+		time_walks(t, pa, t, pb, reps, time, &r);
+		printf(" scalar %.3f ms (%d pairs, volume %.4f of %.4f per torus, %lld node visits);", time[0] * 1e3,
+			   r.pair_count, (double)r.volume, (double)kl_sphere_tree_get_info(t).sphere_volume,
+			   (long long)r.node_visits);
+		for (int v = 1; v < 3; ++v)
 		{
-			if (!kl_sphere_traversal_available(k_walks[v], branching))
+			if (time[v] > 0.0)
 			{
-				continue;
-			}
-			kl_sphere_overlap_result r;
-			double time = time_query(t, pa, t, pb, k_walks[v], reps, &r);
-			printf(" %s %.3f ms", k_walk_names[v], time * 1e3);
-			if (v == 0)
-			{
-				printf(" (%d pairs, volume %.4f of %.4f per torus, %lld node visits);", r.pair_count, (double)r.volume,
-					   (double)kl_sphere_tree_get_info(t).sphere_volume, (long long)r.node_visits);
+				printf(" %s %.3f ms", k_walk_names[v], time[v] * 1e3);
 			}
 		}
 		printf("\n");

@@ -57,8 +57,8 @@ typedef enum kl_sphere_traversal
 {
 	KL_SPHERE_TRAVERSE_AUTO = 0, ///< the widest instruction set the CPU, the build and KOLLIDE_SIMD allow
 	KL_SPHERE_TRAVERSE_SCALAR,	 ///< the reference: one sphere pair at a time
-	KL_SPHERE_TRAVERSE_AVX2,	 ///< one sphere against a node's children, 4 or 8 lanes per instruction
-	KL_SPHERE_TRAVERSE_AVX512,	 ///< branching 16: all 16 children per instruction
+	KL_SPHERE_TRAVERSE_AVX2,	 ///< one sphere against a node's children, 4 or 8 lanes per instruction (4×2 pairs)
+	KL_SPHERE_TRAVERSE_AVX512,	 ///< 16 lanes per instruction: all 16 children, or all 4×4 child pairs
 } kl_sphere_traversal;
 
 /// Whether the traversal can run here for trees of this branching (AUTO and SCALAR always can).

@@ -126,6 +126,7 @@ void kl_ist_walk_avx2_w4(kl_ist_walk* w);
 void kl_ist_walk_avx2_w16(kl_ist_walk* w);
 #if defined(KOLLIDE_AVX512)
 #define KL_IST_AVX512 1
+void kl_ist_walk_avx512_w4(kl_ist_walk* w);
 void kl_ist_walk_avx512_w16(kl_ist_walk* w);
 #endif
 #endif

@@ -205,8 +205,8 @@ static kl_sphere enclose(const ist_builder* bd, const int* idx, int count)
 		box[c] = (double)(float)(0.5 * (lo[c] + hi[c]));
 		at[c] = (double)(float)(mean[c] / total);
 	}
-	int far_box;
-	int far;
+	int far_box = idx[0];
+	int far = idx[0];
 	double r_box = enclosing_radius(s, idx, count, box, &far_box);
 	double r = enclosing_radius(s, idx, count, at, &far);
 	if (r_box <= r)
@@ -291,7 +291,7 @@ static int build_node(ist_builder* bd, int* idx, int count, kl_sphere bound, int
 	}
 	t->node_volume[node] = (float)volume;
 	int W = t->width;
-	int size[KL_IST_MAX_WIDTH];
+	int size[KL_IST_MAX_WIDTH] = {0};
 	int groups = count;
 	if (count <= W)
 	{

@@ -37,9 +37,9 @@ static kl_ist_walk_fn* walk_for(kl_sphere_traversal traversal, int width)
 			return NULL;
 		case KL_SPHERE_TRAVERSE_AVX512:
 #if defined(KL_IST_AVX512)
-			if (width == 16 && kl_simd_level_get() == KL_SIMD_AVX2 && kl_simd_avx512_allowed())
+			if (kl_simd_level_get() == KL_SIMD_AVX2 && kl_simd_avx512_allowed())
 			{
-				return kl_ist_walk_avx512_w16;
+				return width == 4 ? kl_ist_walk_avx512_w4 : kl_ist_walk_avx512_w16;
 			}
 #endif
 			return NULL;

@@ -12,6 +12,9 @@
 //   KL_IST_W        the trees' width (4 or 16; a multiple of the register's lanes)
 //   KL_IST_FN       the attributes of the walk's helpers (inline, with the target where there is one)
 //   KL_IST_NAME     the walk's name (kl_ist_walk_avx2_w4, ...)
+// and, for width 4, may define
+//   KL_IST_PAIR_MASK(moved, radius, node_b)  all 4×4 lane pairs of two nodes in one go: bit 4i + j when
+//                   a's moved lane i overlaps b's lane j, computed as the per-lane passes do
 // SPDX-License-Identifier: MIT
 
 typedef KL_V(v) kl_v;
@@ -187,6 +190,9 @@ KL_IST_FN void visit_nodes(kl_ist_walk* w, kl_ist_item it, const float* moved)
 	int count_a = __builtin_popcount(live_a);
 	int count_b = __builtin_popcount(live_b);
 	w->sphere_tests += ca + cb;
+#if defined(KL_IST_PAIR_MASK)
+	uint32_t pairs = KL_IST_PAIR_MASK(moved, na + 3 * KL_IST_W, nb);
+#endif
 	if (count_a <= count_b)
 	{
 		w->sphere_tests += (int64_t)count_a * cb;
@@ -196,7 +202,11 @@ KL_IST_FN void visit_nodes(kl_ist_walk* w, kl_ist_item it, const float* moved)
 			float x = moved[i];
 			float y = moved[KL_IST_W + i];
 			float z = moved[2 * KL_IST_W + i];
+#if defined(KL_IST_PAIR_MASK)
+			uint32_t mask = (pairs >> (4 * i)) & live_b;
+#else
 			uint32_t mask = one_vs_n(nb, cb, x, y, z, na[3 * KL_IST_W + i]) & live_b;
+#endif
 			for (; mask != 0; mask &= mask - 1)
 			{
 				found(w, child_a[i], child_b[__builtin_ctz(mask)], x, y, z);
@@ -208,8 +218,13 @@ KL_IST_FN void visit_nodes(kl_ist_walk* w, kl_ist_item it, const float* moved)
 	for (; live_b != 0; live_b &= live_b - 1)
 	{
 		int j = __builtin_ctz(live_b);
+#if defined(KL_IST_PAIR_MASK)
+		uint32_t column = (pairs >> j) & 0x1111u; // bit 4i: a's lane i against b's lane j
+		uint32_t mask = (column | column >> 3 | column >> 6 | column >> 9) & 0xFu & live_a;
+#else
 		kl_sphere lane = {{{nb[j], nb[KL_IST_W + j], nb[2 * KL_IST_W + j]}}, nb[3 * KL_IST_W + j]};
 		uint32_t mask = n_vs_one(moved, na + 3 * KL_IST_W, ca, &lane) & live_a;
+#endif
 		for (; mask != 0; mask &= mask - 1)
 		{
 			int i = __builtin_ctz(mask);
