@@ -13,12 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct ist_key
-{
-	float key;
-	int index;
-} ist_key;
-
 typedef struct ist_builder
 {
 	kl_sphere_tree* t;
@@ -28,23 +22,12 @@ typedef struct ist_builder
 	float* sample_weight; ///< [sample limit] their weights, scaled to at most 1
 	int* label;			  ///< [sphere count] a node's cluster per sphere
 	int* scratch;		  ///< [sphere count]
-	ist_key* keys;		  ///< [sphere count] the longest-axis fallback's sort
+	kl_float_key* keys;		  ///< [sphere count] the longest-axis fallback's sort
 } ist_builder;
 
 static double sphere_volume(float r)
 {
 	return 4.0 / 3.0 * GLM_PI * (double)r * r * r;
-}
-
-static int compare_keys(const void* pa, const void* pb)
-{
-	const ist_key* a = pa;
-	const ist_key* b = pb;
-	if (a->key != b->key)
-	{
-		return a->key < b->key ? -1 : 1;
-	}
-	return (a->index > b->index) - (a->index < b->index);
 }
 
 static const float* centre(const ist_builder* bd, int sphere)
@@ -72,9 +55,9 @@ static int split_longest_axis(ist_builder* bd, int* idx, int count, int W, int* 
 	}
 	for (int i = 0; i < count; ++i)
 	{
-		bd->keys[i] = (ist_key){centre(bd, idx[i])[axis], idx[i]};
+		bd->keys[i] = (kl_float_key){centre(bd, idx[i])[axis], idx[i]};
 	}
-	qsort(bd->keys, (size_t)count, sizeof(ist_key), compare_keys);
+	qsort(bd->keys, (size_t)count, sizeof(kl_float_key), kl_compare_float_keys);
 	for (int i = 0; i < count; ++i)
 	{
 		idx[i] = bd->keys[i].index;
@@ -338,7 +321,7 @@ bool kl_ist_build_nodes(kl_sphere_tree* t, const kl_sphere_tree_def* def)
 	bd.sample_weight = kl_alloc((size_t)limit, sizeof(float));
 	bd.label = kl_alloc((size_t)n, sizeof(int));
 	bd.scratch = kl_alloc((size_t)n, sizeof(int));
-	bd.keys = kl_alloc((size_t)n, sizeof(ist_key));
+	bd.keys = kl_alloc((size_t)n, sizeof(kl_float_key));
 	int* idx = kl_alloc((size_t)n, sizeof(int));
 	bool ok = bd.weight != NULL && bd.sample != NULL && bd.sample_weight != NULL && bd.label != NULL &&
 			  bd.scratch != NULL && bd.keys != NULL && idx != NULL;
