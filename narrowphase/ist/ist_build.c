@@ -22,7 +22,7 @@ typedef struct ist_builder
 	float* sample_weight; ///< [sample limit] their weights, scaled to at most 1
 	int* label;			  ///< [sphere count] a node's cluster per sphere
 	int* scratch;		  ///< [sphere count]
-	kl_float_key* keys;		  ///< [sphere count] the longest-axis fallback's sort
+	kl_float_key* keys;	  ///< [sphere count] the longest-axis fallback's sort
 } ist_builder;
 
 static double sphere_volume(float r)
