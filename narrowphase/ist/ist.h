@@ -102,6 +102,13 @@ typedef struct kl_ist_walk
 	kl_transform pose_b;
 } kl_ist_walk;
 
+/// Set bits of a 16-bit lane mask, without a library call where the target lacks POPCNT.
+static inline int kl_ist_bit_count(uint32_t mask)
+{
+	static const uint8_t nibble[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
+	return nibble[mask & 15u] + nibble[(mask >> 4) & 15u] + nibble[(mask >> 8) & 15u] + nibble[(mask >> 12) & 15u];
+}
+
 /// x_b of a point x_a: ((m0·x + m1·y) + m2·z) + t0 and so on, as the SIMD walks compute it.
 static inline void kl_ist_move(const float* m, float x, float y, float z, float* out)
 {

@@ -187,8 +187,8 @@ KL_IST_FN void visit_nodes(kl_ist_walk* w, kl_ist_item it, const float* moved)
 	int cb = b->count[it.b];
 	uint32_t live_a = n_vs_one(moved, na + 3 * KL_IST_W, ca, &b->node_bound[it.b]);
 	uint32_t live_b = one_vs_n(nb, cb, it.x, it.y, it.z, a->node_bound[it.a].radius);
-	int count_a = __builtin_popcount(live_a);
-	int count_b = __builtin_popcount(live_b);
+	int count_a = kl_ist_bit_count(live_a);
+	int count_b = kl_ist_bit_count(live_b);
 	w->sphere_tests += ca + cb;
 #if defined(KL_IST_PAIR_MASK)
 	uint32_t pairs = KL_IST_PAIR_MASK(moved, na + 3 * KL_IST_W, nb);
