@@ -7,6 +7,7 @@
 // SPDX-License-Identifier: MIT
 #include "kl_test.h"
 
+#include "core.h"
 #include "ist.h"
 
 #include <kollide/kollide.h>
@@ -746,12 +747,66 @@ static void test_bad_input(void** state)
 	assert_int_equal(none.node_count, 0);
 }
 
+/// Every allocation of a build and of a query fails once in turn: a clean failure (out of memory, no
+/// tree, a zeroed result), then success once the failure lies past the last allocation.
+static void test_out_of_memory(void** state)
+{
+	(void)state;
+	enum
+	{
+		cap = 400
+	};
+	kl_sphere* s = malloc(sizeof(kl_sphere) * cap);
+	int n = pack_box(7, 6, 5, 0.1f, s, cap);
+	kl_sphere_tree* t = NULL;
+	int failures = 0;
+	for (long k = 0; t == NULL; ++k)
+	{
+		kl_fail_allocation(k);
+		t = kl_sphere_tree_build(s, n, NULL);
+		bool fired = kl_fail_allocation_countdown() < 0;
+		kl_fail_allocation(-1);
+		if (fired)
+		{
+			assert_null(t);
+			assert_int_equal(kl_last_error_code(), KL_ERR_OUT_OF_MEMORY);
+			failures += 1;
+		}
+		assert_true(k < 1000);
+	}
+	kl_sphere_overlap_result expected;
+	kl_transform id = kl_transform_identity();
+	assert_int_equal(kl_sphere_tree_overlap(t, id, t, id, NULL, &expected), KL_OK);
+	for (long k = 0;; ++k)
+	{
+		kl_sphere_overlap_result r;
+		kl_fail_allocation(k);
+		kl_result code = kl_sphere_tree_overlap(t, id, t, id, NULL, &r);
+		bool fired = kl_fail_allocation_countdown() < 0;
+		kl_fail_allocation(-1);
+		if (!fired)
+		{
+			assert_int_equal(code, KL_OK);
+			assert_memory_equal(&r.volume, &expected.volume, sizeof(float));
+			break;
+		}
+		assert_int_equal(code, KL_ERR_OUT_OF_MEMORY);
+		assert_int_equal(r.pair_count, 0);
+		failures += 1;
+		assert_true(k < 1000);
+	}
+	assert_true(failures >= 8); // the build's arrays and the query's growing stack
+	kl_sphere_tree_destroy(t);
+	free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_two_spheres), cmocka_unit_test(test_tree_invariants),
-		cmocka_unit_test(test_brute_force), cmocka_unit_test(test_sliding_continuity),
-		cmocka_unit_test(test_node_budget), cmocka_unit_test(test_bad_input),
+		cmocka_unit_test(test_two_spheres),	  cmocka_unit_test(test_tree_invariants),
+		cmocka_unit_test(test_brute_force),	  cmocka_unit_test(test_sliding_continuity),
+		cmocka_unit_test(test_node_budget),	  cmocka_unit_test(test_bad_input),
+		cmocka_unit_test(test_out_of_memory),
 	};
 	return kl_test_exit_status(cmocka_run_group_tests(tests, NULL, NULL));
 }
