@@ -12,6 +12,7 @@
 
 #include <kollide/kollide.h>
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -747,6 +748,70 @@ static void test_bad_input(void** state)
 	assert_int_equal(none.node_count, 0);
 }
 
+typedef struct query_job
+{
+	const kl_sphere_tree* a;
+	const kl_sphere_tree* b;
+	kl_transform pose[8];
+	kl_sphere_overlap_result result[8];
+} query_job;
+
+static void* run_queries(void* arg)
+{
+	query_job* job = arg;
+	for (int k = 0; k < 8; ++k)
+	{
+		kl_sphere_overlap_def def = kl_default_sphere_overlap_def();
+		def.node_budget = k % 2 == 0 ? 0 : 50;
+		if (kl_sphere_tree_overlap(job->a, kl_transform_identity(), job->b, job->pose[k], &def, &job->result[k]) !=
+			KL_OK)
+		{
+			job->result[k].pair_count = -1;
+		}
+	}
+	return NULL;
+}
+
+/// Two threads query the same trees at once and get what one thread gets.
+static void test_two_threads(void** state)
+{
+	(void)state;
+	enum
+	{
+		cap = 1500
+	};
+	kl_sphere* s = malloc(sizeof(kl_sphere) * cap);
+	int n = pack_box(10, 9, 8, 0.1f, s, cap);
+	kl_sphere_tree* t = build(s, n, 16);
+	query_job jobs[2];
+	query_job alone;
+	alone.a = t;
+	alone.b = t;
+	for (int k = 0; k < 8; ++k)
+	{
+		alone.pose[k] = random_pose(0.3);
+	}
+	jobs[0] = alone;
+	jobs[1] = alone;
+	run_queries(&alone);
+	pthread_t thread[2];
+	for (int i = 0; i < 2; ++i)
+	{
+		assert_int_equal(pthread_create(&thread[i], NULL, run_queries, &jobs[i]), 0);
+	}
+	for (int i = 0; i < 2; ++i)
+	{
+		pthread_join(thread[i], NULL);
+		for (int k = 0; k < 8; ++k)
+		{
+			assert_true(alone.result[k].pair_count > 0);
+			assert_memory_equal(&jobs[i].result[k], &alone.result[k], sizeof(kl_sphere_overlap_result));
+		}
+	}
+	kl_sphere_tree_destroy(t);
+	free(s);
+}
+
 /// Every allocation of a build and of a query fails once in turn: a clean failure (out of memory, no
 /// tree, a zeroed result), then success once the failure lies past the last allocation.
 static void test_out_of_memory(void** state)
@@ -806,7 +871,7 @@ int main(void)
 		cmocka_unit_test(test_two_spheres),	  cmocka_unit_test(test_tree_invariants),
 		cmocka_unit_test(test_brute_force),	  cmocka_unit_test(test_sliding_continuity),
 		cmocka_unit_test(test_node_budget),	  cmocka_unit_test(test_bad_input),
-		cmocka_unit_test(test_out_of_memory),
+		cmocka_unit_test(test_out_of_memory), cmocka_unit_test(test_two_threads),
 	};
 	return kl_test_exit_status(cmocka_run_group_tests(tests, NULL, NULL));
 }
