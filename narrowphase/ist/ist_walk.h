@@ -141,21 +141,23 @@ KL_IST_FN void flush(kl_ist_walk* w)
 }
 
 /// An overlapping pair of child codes: two inner spheres join the batch, anything else is opened later.
-KL_IST_FN void found(kl_ist_walk* w, int32_t ca, int32_t cb, float x, float y, float z)
+/// a's sphere is (x, y, z) in b's frame with radius ra; b's is lane j of the rows at nb (a sphere in a
+/// lane is a copy of the input sphere, so the batch reads it there rather than in the sphere array).
+KL_IST_FN void found(kl_ist_walk* w, int32_t ca, int32_t cb, float x, float y, float z, float ra, const float* nb,
+					 int j)
 {
 	if (ca < 0 && cb < 0)
 	{
 		kl_ist_batch* bt = &w->batch;
-		const kl_sphere* sb = &w->b->spheres[-1 - cb];
 		int k = bt->count;
 		bt->ax[k] = x;
 		bt->ay[k] = y;
 		bt->az[k] = z;
-		bt->bx[k] = sb->center.x;
-		bt->by[k] = sb->center.y;
-		bt->bz[k] = sb->center.z;
-		bt->ra[k] = w->a->spheres[-1 - ca].radius;
-		bt->rb[k] = sb->radius;
+		bt->bx[k] = nb[j];
+		bt->by[k] = nb[KL_IST_W + j];
+		bt->bz[k] = nb[2 * KL_IST_W + j];
+		bt->ra[k] = ra;
+		bt->rb[k] = nb[3 * KL_IST_W + j];
 		bt->sphere_a[k] = -1 - ca;
 		bt->sphere_b[k] = -1 - cb;
 		bt->count = k + 1;
@@ -209,7 +211,8 @@ KL_IST_FN void visit_nodes(kl_ist_walk* w, kl_ist_item it, const float* moved)
 #endif
 			for (; mask != 0; mask &= mask - 1)
 			{
-				found(w, child_a[i], child_b[__builtin_ctz(mask)], x, y, z);
+				int j = __builtin_ctz(mask);
+				found(w, child_a[i], child_b[j], x, y, z, na[3 * KL_IST_W + i], nb, j);
 			}
 		}
 		return;
@@ -228,7 +231,8 @@ KL_IST_FN void visit_nodes(kl_ist_walk* w, kl_ist_item it, const float* moved)
 		for (; mask != 0; mask &= mask - 1)
 		{
 			int i = __builtin_ctz(mask);
-			found(w, child_a[i], child_b[j], moved[i], moved[KL_IST_W + i], moved[2 * KL_IST_W + i]);
+			found(w, child_a[i], child_b[j], moved[i], moved[KL_IST_W + i], moved[2 * KL_IST_W + i],
+				  na[3 * KL_IST_W + i], nb, j);
 		}
 	}
 }
@@ -240,11 +244,19 @@ KL_IST_FN void visit_node_sphere(kl_ist_walk* w, kl_ist_item it, const float* mo
 	const int32_t* child_a = a->child + (size_t)it.a * KL_IST_W;
 	int ca = a->count[it.a];
 	w->sphere_tests += ca;
-	uint32_t mask = n_vs_one(moved, na + 3 * KL_IST_W, ca, &w->b->spheres[-1 - it.b]);
+	const kl_sphere* sb = &w->b->spheres[-1 - it.b];
+	uint32_t mask = n_vs_one(moved, na + 3 * KL_IST_W, ca, sb);
+	// b's sphere as lane 0 of one-column rows, as found() reads lanes.
+	float lane[4 * KL_IST_W];
+	lane[0] = sb->center.x;
+	lane[KL_IST_W] = sb->center.y;
+	lane[2 * KL_IST_W] = sb->center.z;
+	lane[3 * KL_IST_W] = sb->radius;
 	for (; mask != 0; mask &= mask - 1)
 	{
 		int i = __builtin_ctz(mask);
-		found(w, child_a[i], it.b, moved[i], moved[KL_IST_W + i], moved[2 * KL_IST_W + i]);
+		found(w, child_a[i], it.b, moved[i], moved[KL_IST_W + i], moved[2 * KL_IST_W + i], na[3 * KL_IST_W + i], lane,
+			  0);
 	}
 }
 
@@ -254,10 +266,13 @@ KL_IST_FN void visit_sphere_node(kl_ist_walk* w, kl_ist_item it)
 	const int32_t* child_b = b->child + (size_t)it.b * KL_IST_W;
 	int cb = b->count[it.b];
 	w->sphere_tests += cb;
-	uint32_t mask = one_vs_n(kl_ist_node(b, it.b), cb, it.x, it.y, it.z, w->a->spheres[-1 - it.a].radius);
+	const float* nb = kl_ist_node(b, it.b);
+	float ra = w->a->spheres[-1 - it.a].radius;
+	uint32_t mask = one_vs_n(nb, cb, it.x, it.y, it.z, ra);
 	for (; mask != 0; mask &= mask - 1)
 	{
-		found(w, it.a, child_b[__builtin_ctz(mask)], it.x, it.y, it.z);
+		int j = __builtin_ctz(mask);
+		found(w, it.a, child_b[j], it.x, it.y, it.z, ra, nb, j);
 	}
 }
 
