@@ -9,7 +9,7 @@
 // the surface and the spheres already placed (capped at the lattice spacing), points visited in a
 // seeded order, until N spheres. Usage:
 //   kollide-ist-bench [--spheres N (5000)] [--haptic-spheres N (10000)] [--steps S (41)] [--reps R (127)]
-//                     [--clock cpu|wall (cpu: the thread's CPU time)] [--csv FILE]
+//                     [--clock cpu|wall (cpu: the thread's CPU time)] [--no-magnification] [--csv FILE]
 // SPDX-License-Identifier: MIT
 #include "core.h"
 
@@ -255,10 +255,14 @@ static void time_walks(const kl_sphere_tree* a, kl_transform pa, const kl_sphere
 	}
 }
 
+/// --no-magnification: trees clustered without volume weights.
+static bool s_magnification = true;
+
 static kl_sphere_tree* build(const kl_sphere* s, int n, int branching, double* seconds)
 {
 	kl_sphere_tree_def def = kl_default_sphere_tree_def();
 	def.branching = branching;
+	def.magnification = s_magnification;
 	double t0 = kl_time_seconds();
 	kl_sphere_tree* t = kl_sphere_tree_build(s, n, &def);
 	*seconds = kl_time_seconds() - t0;
@@ -398,6 +402,10 @@ int main(int argc, char** argv)
 		{
 			reps = atoi(argv[++i]);
 		}
+		else if (strcmp(argv[i], "--no-magnification") == 0)
+		{
+			s_magnification = false;
+		}
 		else if (more && strcmp(argv[i], "--clock") == 0)
 		{
 			++i;
@@ -410,7 +418,7 @@ int main(int argc, char** argv)
 		else
 		{
 			fprintf(stderr, "usage: kollide-ist-bench [--spheres N] [--haptic-spheres N] [--steps S] [--reps R] "
-							"[--clock cpu|wall] [--csv FILE]\n");
+							"[--clock cpu|wall] [--no-magnification] [--csv FILE]\n");
 			return 2;
 		}
 	}

@@ -171,13 +171,19 @@ static brute brute_force(const kl_sphere* sa, int na, kl_transform pa, const kl_
 static const kl_sphere_traversal k_traversals[] = {KL_SPHERE_TRAVERSE_SCALAR, KL_SPHERE_TRAVERSE_AVX2,
 												   KL_SPHERE_TRAVERSE_AVX512};
 
-static kl_sphere_tree* build(const kl_sphere* s, int n, int branching)
+static kl_sphere_tree* build_with(const kl_sphere* s, int n, int branching, bool magnification)
 {
 	kl_sphere_tree_def def = kl_default_sphere_tree_def();
 	def.branching = branching;
+	def.magnification = magnification;
 	kl_sphere_tree* t = kl_sphere_tree_build(s, n, &def);
 	assert_non_null(t);
 	return t;
+}
+
+static kl_sphere_tree* build(const kl_sphere* s, int n, int branching)
+{
+	return build_with(s, n, branching, true);
 }
 
 static kl_sphere_overlap_result overlap(const kl_sphere_tree* a, kl_transform pa, const kl_sphere_tree* b,
@@ -320,10 +326,11 @@ static void test_tree_invariants(void** state)
 	};
 	kl_sphere* s = malloc(sizeof(kl_sphere) * cap);
 	int n = pack_box(12, 9, 7, 0.1f, s, cap);
-	for (int w = 0; w < 2; ++w)
+	for (int w = 0; w < 4; ++w)
 	{
-		int branching = w == 0 ? 4 : 16;
-		kl_sphere_tree* t = build(s, n, branching);
+		int branching = w % 2 == 0 ? 4 : 16;
+		bool magnification = w < 2;
+		kl_sphere_tree* t = build_with(s, n, branching, magnification);
 		kl_sphere_tree_info info = kl_sphere_tree_get_info(t);
 		assert_int_equal(info.sphere_count, n);
 		assert_int_equal(info.branching, branching);
@@ -342,7 +349,7 @@ static void test_tree_invariants(void** state)
 		assert_int_equal(check_subtree(t, 0, bounds, 0, seen), n);
 		free(seen);
 		// Deterministic: a second build is the same tree, byte for byte.
-		kl_sphere_tree* again = build(s, n, branching);
+		kl_sphere_tree* again = build_with(s, n, branching, magnification);
 		assert_int_equal(again->node_count, t->node_count);
 		assert_memory_equal(again->lanes, t->lanes, (size_t)t->node_count * 4 * branching * sizeof(float));
 		assert_memory_equal(again->child, t->child, (size_t)t->node_count * branching * sizeof(int32_t));
@@ -442,8 +449,9 @@ static void test_brute_force(void** state)
 		int branching = w == 0 ? 4 : 16;
 		kl_sphere_tree* ta = build(pack_a, na, branching);
 		kl_sphere_tree* tb = build(pack_b, nb, branching);
-		kl_sphere_tree* fa = build(free_a, nf, branching);
-		kl_sphere_tree* fb = build(free_b, nf, branching);
+		// The free spheres' trees cluster without volume weights.
+		kl_sphere_tree* fa = build_with(free_a, nf, branching, false);
+		kl_sphere_tree* fb = build_with(free_b, nf, branching, false);
 		for (int p = 0; p < poses; ++p)
 		{
 			kl_transform pa = random_pose(0.3);

@@ -23,15 +23,18 @@ typedef struct kl_sphere_tree_def
 	int bng_iterations;		///< annealing steps per node (λ from branching/2 down to bng_lambda_final)
 	float bng_lambda_final; ///< > 0
 	int bng_sample_limit;	///< a node's prototypes are fitted to at most this many of its spheres (strided)
+	/// Magnification control (seed §2.2): a sphere weighs its volume in the clustering, so large spheres
+	/// draw prototypes. Off, every sphere weighs the same (docs/sphere-trees.md compares the two).
+	bool magnification;
 } kl_sphere_tree_def;
 
-/// Branching 16, seed 1, 30 iterations, λ_f 0.01, 2048 samples.
+/// Branching 16, seed 1, 30 iterations, λ_f 0.01, 2048 samples, magnification control on.
 KL_API kl_sphere_tree_def kl_default_sphere_tree_def(void);
 
-/// Builds the tree over count spheres (copied). Each node splits its spheres into `branching` clusters
-/// by Batch Neural Gas with magnification control (a sphere weighs its volume, 4/3 π r³); an inner node
-/// keeps its children's bounding spheres. Deterministic: the same spheres and def give the same tree.
-/// def may be NULL (the defaults). NULL with kl_last_error() for count < 1 or above
+/// Builds the tree over count spheres (copied). Each node splits its spheres into up to `branching`
+/// clusters by Batch Neural Gas, with magnification control by default (a sphere weighs its volume,
+/// 4/3 π r³); an inner node keeps its children's bounding spheres. Deterministic: the same spheres and def give the
+/// same tree. def may be NULL (the defaults). NULL with kl_last_error() for count < 1 or above
 /// KL_SPHERE_TREE_MAX_SPHERES, a non-finite or absurd (beyond 1e15) centre or radius, a negative radius,
 /// bad settings or out of memory.
 KL_API kl_sphere_tree* kl_sphere_tree_build(const kl_sphere* spheres, int count, const kl_sphere_tree_def* def);

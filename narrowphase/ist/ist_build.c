@@ -107,7 +107,8 @@ static int split_bng(ist_builder* bd, int* idx, int count, int W, int* size)
 				((uint64_t)(uint32_t)idx[0] << 32) ^ (uint64_t)(uint32_t)idx[count - 1],
 	};
 	float w[3 * KL_BNG_MAX_PROTOTYPES];
-	kl_bng_fit(bd->sample, largest > 0.0f ? bd->sample_weight : NULL, m, W, &bng, w);
+	bool weighted = bd->def->magnification && largest > 0.0f;
+	kl_bng_fit(bd->sample, weighted ? bd->sample_weight : NULL, m, W, &bng, w);
 	memset(size, 0, (size_t)W * sizeof(int));
 	for (int i = 0; i < count; ++i)
 	{

@@ -20,6 +20,7 @@ kl_sphere_tree_def kl_default_sphere_tree_def(void)
 		.bng_iterations = 30,
 		.bng_lambda_final = 0.01f,
 		.bng_sample_limit = 2048,
+		.magnification = true,
 	};
 	return def;
 }
