@@ -102,6 +102,12 @@ typedef struct kl_ist_walk
 	kl_transform pose_b;
 } kl_ist_walk;
 
+/// 4/3 π r³.
+static inline double kl_ist_sphere_volume(double r)
+{
+	return 4.0 / 3.0 * GLM_PI * r * r * r;
+}
+
 /// Set bits of a 16-bit lane mask, without a library call where the target lacks POPCNT.
 static inline int kl_ist_bit_count(uint32_t mask)
 {

@@ -25,11 +25,6 @@ typedef struct ist_builder
 	kl_float_key* keys;	  ///< [sphere count] the longest-axis fallback's sort
 } ist_builder;
 
-static double sphere_volume(float r)
-{
-	return 4.0 / 3.0 * GLM_PI * (double)r * r * r;
-}
-
 static const float* centre(const ist_builder* bd, int sphere)
 {
 	return bd->t->spheres[sphere].center.raw;
@@ -331,7 +326,7 @@ bool kl_ist_build_nodes(kl_sphere_tree* t, const kl_sphere_tree_def* def)
 		double total = 0.0;
 		for (int i = 0; i < n; ++i)
 		{
-			bd.weight[i] = (float)sphere_volume(t->spheres[i].radius);
+			bd.weight[i] = (float)kl_ist_sphere_volume(t->spheres[i].radius);
 			total += bd.weight[i];
 			idx[i] = i;
 		}

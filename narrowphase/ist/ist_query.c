@@ -70,11 +70,6 @@ bool kl_sphere_traversal_available(kl_sphere_traversal traversal, int branching)
 	return walk_for(resolve(traversal, branching), branching) != NULL;
 }
 
-static double sphere_volume(double r)
-{
-	return 4.0 / 3.0 * GLM_PI * r * r * r;
-}
-
 /// Volume of the intersection of two spheres of radii ra and rb with centres d apart.
 static double lens_volume(double ra, double rb, double d)
 {
@@ -86,7 +81,7 @@ static double lens_volume(double ra, double rb, double d)
 	double t = ra - rb;
 	if (d <= fabs(t))
 	{
-		return sphere_volume(ra < rb ? ra : rb);
+		return kl_ist_sphere_volume(ra < rb ? ra : rb);
 	}
 	return GLM_PI * (s - d) * (s - d) * (d * d + 2.0 * d * s - 3.0 * t * t) / (12.0 * d);
 }
@@ -94,11 +89,12 @@ static double lens_volume(double ra, double rb, double d)
 /// Adds volume v along the unit normal n (b's centre to a's) at the lens centre of spheres ra (at
 /// b_centre + d·n) and rb (at b_centre): the middle of the lens's extent along the centre line.
 static void add_contribution(kl_ist_walk* w, double v, const double* n, const float* b_centre, double ra, double rb,
-							 double d, double* point)
+							 double d)
 {
 	double lo = d - ra > -rb ? d - ra : -rb;
 	double hi = d + ra < rb ? d + ra : rb;
 	double along = 0.5 * (lo + hi);
+	double point[3];
 	double f[3];
 	for (int c = 0; c < 3; ++c)
 	{
@@ -176,17 +172,16 @@ static void estimate_rest(kl_ist_walk* w, double* estimate, double* error)
 		kl_ist_item it = w->stack[k];
 		kl_sphere sa = it.a >= 0 ? w->a->node_bound[it.a] : w->a->spheres[-1 - it.a];
 		kl_sphere sb = it.b >= 0 ? w->b->node_bound[it.b] : w->b->spheres[-1 - it.b];
-		double va = it.a >= 0 ? w->a->node_volume[it.a] : sphere_volume(sa.radius);
-		double vb = it.b >= 0 ? w->b->node_volume[it.b] : sphere_volume(sb.radius);
+		double va = it.a >= 0 ? w->a->node_volume[it.a] : kl_ist_sphere_volume(sa.radius);
+		double vb = it.b >= 0 ? w->b->node_volume[it.b] : kl_ist_sphere_volume(sb.radius);
 		double n[3];
 		double d = direction(it.x, it.y, it.z, sb.center.raw, n);
 		double lens = lens_volume(sa.radius, sb.radius, d);
-		double fill_a = fmin(1.0, va / fmax(sphere_volume(sa.radius), 1e-300));
-		double fill_b = fmin(1.0, vb / fmax(sphere_volume(sb.radius), 1e-300));
+		double fill_a = fmin(1.0, va / fmax(kl_ist_sphere_volume(sa.radius), 1e-300));
+		double fill_b = fmin(1.0, vb / fmax(kl_ist_sphere_volume(sb.radius), 1e-300));
 		double expected = lens * fill_a * fill_b;
 		double most = fmin(lens, fmin(va, vb));
-		double point[3];
-		add_contribution(w, expected, n, sb.center.raw, sa.radius, sb.radius, d, point);
+		add_contribution(w, expected, n, sb.center.raw, sa.radius, sb.radius, d);
 		*estimate += expected;
 		*error += fmax(expected, most - expected);
 	}
