@@ -223,6 +223,17 @@ bool kl_array_reserve(void** data, int* capacity, int count, size_t item_size)
 	return true;
 }
 
+int kl_compare_float_keys(const void* a, const void* b)
+{
+	const kl_float_key* x = a;
+	const kl_float_key* y = b;
+	if (x->key != y->key)
+	{
+		return x->key < y->key ? -1 : 1;
+	}
+	return (x->index > y->index) - (x->index < y->index);
+}
+
 uint32_t kl_hash_bytes(uint32_t hash, const void* data, size_t size)
 {
 	const unsigned char* bytes = data;

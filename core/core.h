@@ -121,6 +121,16 @@ bool kl_array_reserve(void** data, int* capacity, int count, size_t item_size);
 #define KL_ARRAY_RESERVE(data, capacity, count) \
 	kl_array_reserve((void**)&(data), &(capacity), (count), sizeof(*(data)))
 
+/// A float sort key with the index of what it belongs to, for qsort with kl_compare_float_keys.
+typedef struct kl_float_key
+{
+	float key;
+	int index;
+} kl_float_key;
+
+/// qsort comparator of kl_float_key: ascending key, ties by ascending index (a deterministic order).
+int kl_compare_float_keys(const void* a, const void* b);
+
 /// 32-bit FNV-1a, continued from a previous value (start with KL_HASH_INIT).
 #define KL_HASH_INIT 2166136261u
 uint32_t kl_hash_bytes(uint32_t hash, const void* data, size_t size);

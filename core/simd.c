@@ -61,6 +61,26 @@ const char* kl_simd_level_name(kl_simd_level level)
 	return level == KL_SIMD_AVX2 ? "avx2" : "scalar";
 }
 
+static pthread_once_t s_avx512_once = PTHREAD_ONCE_INIT;
+static bool s_avx512_allowed;
+
+static void detect_avx512(void)
+{
+#if defined(KOLLIDE_AVX2) && (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
+	__builtin_cpu_init();
+	const char* env = getenv("KOLLIDE_SIMD");
+	bool capped = env != NULL && (strcmp(env, "avx2") == 0 || strcmp(env, "scalar") == 0);
+	s_avx512_allowed = !capped && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx2") &&
+					   __builtin_cpu_supports("fma") && kl_cpu_has_f16c();
+#endif
+}
+
+bool kl_simd_avx512_allowed(void)
+{
+	pthread_once(&s_avx512_once, detect_avx512);
+	return s_avx512_allowed;
+}
+
 static pthread_once_t s_f16c_once = PTHREAD_ONCE_INIT;
 static bool s_f16c;
 

@@ -16,6 +16,11 @@ typedef enum kl_simd_level
 kl_simd_level kl_simd_level_get(void);
 const char* kl_simd_level_name(kl_simd_level level);
 
+/// Whether AVX-512F kernels (functions with target("avx2,fma,f16c,avx512f")) may run: the build has
+/// AVX2 kernels, the CPU has AVX-512F, AVX2, FMA and F16C with the OS saving their registers
+/// (__builtin_cpu_supports checks XCR0), and KOLLIDE_SIMD does not cap the level at avx2 or scalar.
+bool kl_simd_avx512_allowed(void);
+
 /// Whether the CPU has F16C (half-float conversions), read from CPUID: a feature of its own, which
 /// AVX2 does not imply, and one that clang's __builtin_cpu_supports cannot name. Whether the OS saves
 /// the registers its instructions use is the AVX2 check's (__builtin_cpu_supports("avx2")).

@@ -17,3 +17,14 @@ if(TARGET kollide-pile-layouts)
   add_test(NAME pile_layouts_usage COMMAND kollide-pile-layouts 5 2)
   set_tests_properties(pile_layouts_usage PROPERTIES LABELS tools WILL_FAIL TRUE)
 endif()
+
+# kollide-ist-bench runs a small swap and haptic query (every available walk) and prints its summary
+# lines; its usage errors are refused.
+if(TARGET kollide-ist-bench)
+  add_test(NAME ist_bench_smoke COMMAND kollide-ist-bench --spheres 300 --haptic-spheres 400 --steps 5 --reps 3)
+  set_tests_properties(ist_bench_smoke PROPERTIES LABELS tools
+    PASS_REGULAR_EXPRESSION "heaviest step .*\nhaptic: two 400-sphere tori.*\nbranching 16 .* scalar [0-9.]+ ms")
+  kl_test_timeout(300 ist_bench_smoke)
+  add_test(NAME ist_bench_usage COMMAND kollide-ist-bench --steps 1)
+  set_tests_properties(ist_bench_usage PROPERTIES LABELS tools WILL_FAIL TRUE)
+endif()

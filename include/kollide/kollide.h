@@ -8,6 +8,7 @@
 #include "id.h"
 #include "io.h"
 #include "math.h"
+#include "sphere_tree.h"
 #include "types.h"
 #include "urdf.h"
 

@@ -7,23 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct kl_bvh_key
-{
-	float key;
-	int tri;
-} kl_bvh_key;
-
-static int compare_key(const void* a, const void* b)
-{
-	const kl_bvh_key* x = a;
-	const kl_bvh_key* y = b;
-	if (x->key != y->key)
-	{
-		return x->key < y->key ? -1 : 1;
-	}
-	return (x->tri > y->tri) - (x->tri < y->tri);
-}
-
 static void centroid_box(const kl_bvh_builder_state* s, const int* tris, int count, float lo[3], float hi[3])
 {
 	for (int c = 0; c < 3; ++c)
@@ -66,7 +49,7 @@ static int split_longest(kl_bvh_builder_state* s, int* tris, int count, int* siz
 	int order[3];
 	centroid_box(s, tris, count, lo, hi);
 	axes_by_extent(lo, hi, order);
-	kl_bvh_key* keys = kl_alloc((size_t)count, sizeof(kl_bvh_key));
+	kl_float_key* keys = kl_alloc((size_t)count, sizeof(kl_float_key));
 	if (keys == NULL)
 	{
 		s->failed = true;
@@ -75,12 +58,12 @@ static int split_longest(kl_bvh_builder_state* s, int* tris, int count, int* siz
 	for (int i = 0; i < count; ++i)
 	{
 		keys[i].key = s->centroid[3 * tris[i] + order[0]];
-		keys[i].tri = tris[i];
+		keys[i].index = tris[i];
 	}
-	qsort(keys, (size_t)count, sizeof(kl_bvh_key), compare_key);
+	qsort(keys, (size_t)count, sizeof(kl_float_key), kl_compare_float_keys);
 	for (int i = 0; i < count; ++i)
 	{
-		tris[i] = keys[i].tri;
+		tris[i] = keys[i].index;
 	}
 	kl_free(keys);
 	int n = s->width;
@@ -183,7 +166,7 @@ static bool sort_longest(kl_bvh_builder_state* s, int* tris, int count)
 	int order[3];
 	centroid_box(s, tris, count, lo, hi);
 	axes_by_extent(lo, hi, order);
-	kl_bvh_key* keys = kl_alloc((size_t)count, sizeof(kl_bvh_key));
+	kl_float_key* keys = kl_alloc((size_t)count, sizeof(kl_float_key));
 	if (keys == NULL)
 	{
 		s->failed = true;
@@ -192,12 +175,12 @@ static bool sort_longest(kl_bvh_builder_state* s, int* tris, int count)
 	for (int i = 0; i < count; ++i)
 	{
 		keys[i].key = s->centroid[3 * tris[i] + order[0]];
-		keys[i].tri = tris[i];
+		keys[i].index = tris[i];
 	}
-	qsort(keys, (size_t)count, sizeof(kl_bvh_key), compare_key);
+	qsort(keys, (size_t)count, sizeof(kl_float_key), kl_compare_float_keys);
 	for (int i = 0; i < count; ++i)
 	{
-		tris[i] = keys[i].tri;
+		tris[i] = keys[i].index;
 	}
 	kl_free(keys);
 	return true;

@@ -550,22 +550,6 @@ bool kl_bvh_kernels_avx2(const kl_bvh* a, const kl_bvh* b, kl_bvh_kernels* k)
 #endif
 }
 
-#if defined(KL_BVH_AVX512)
-static pthread_once_t s_avx512_once = PTHREAD_ONCE_INIT;
-static bool s_avx512_allowed;
-
-/// AVX-512F on the CPU (with the OS saving its registers: __builtin_cpu_supports checks XCR0) and not
-/// turned off by KOLLIDE_SIMD=avx2 or scalar.
-static void avx512_detect(void)
-{
-	__builtin_cpu_init();
-	const char* env = getenv("KOLLIDE_SIMD");
-	bool capped = env != NULL && (strcmp(env, "avx2") == 0 || strcmp(env, "scalar") == 0);
-	s_avx512_allowed = !capped && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx2") &&
-					   __builtin_cpu_supports("fma") && kl_cpu_has_f16c();
-}
-#endif
-
 bool kl_bvh_kernels_avx512(const kl_bvh* a, const kl_bvh* b, kl_bvh_kernels* k)
 {
 	if (a->width != b->width || (a->width != 16 && a->width != 4))
@@ -573,8 +557,7 @@ bool kl_bvh_kernels_avx512(const kl_bvh* a, const kl_bvh* b, kl_bvh_kernels* k)
 		return false;
 	}
 #if defined(KL_BVH_AVX512)
-	pthread_once(&s_avx512_once, avx512_detect);
-	if (!s_avx512_allowed)
+	if (!kl_simd_avx512_allowed())
 	{
 		return false;
 	}
