@@ -29,6 +29,12 @@ bool kl_mesh_report(const kl_mesh_def* def, const char* stage, float fraction)
 	return false;
 }
 
+uint64_t kl_mesh_geometry_hash(const vec3s* vertices, int vertex_count, const int32_t* indices, int triangle_count)
+{
+	uint64_t h = kl_hash64_bytes(KL_HASH64_INIT, vertices, (size_t)vertex_count * sizeof(vec3s));
+	return kl_hash64_bytes(h, indices, (size_t)triangle_count * 3 * sizeof(int32_t));
+}
+
 bool kl_mesh_report_loop(const kl_mesh_def* def, const char* stage, int i, int count)
 {
 	if ((i + 1) % KL_MESH_PROGRESS_STRIDE != 0)

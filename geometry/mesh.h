@@ -74,6 +74,9 @@ void kl_mesh_free_geometry(kl_mesh* mesh);
 /// callback asked to stop; the failure is then recorded.
 bool kl_mesh_report_loop(const kl_mesh_def* def, const char* stage, int i, int count);
 
+/// 64-bit FNV-1a over the vertices' and indices' bytes: what a cache file built from a mesh is tied to.
+uint64_t kl_mesh_geometry_hash(const vec3s* vertices, int vertex_count, const int32_t* indices, int triangle_count);
+
 /// The length of the box's diagonal: the size the zero-area and zero-volume ratios scale with.
 double kl_mesh_bounds_diagonal(kl_aabb box);
 

@@ -1,0 +1,301 @@
+// Kollide — greedy insertion of the inner-sphere packing (sphere_pack.h). A max-queue holds every
+// grid point inside by its clearance; the clearances only fall as spheres are placed, so a popped
+// point whose value is stale goes back with its new one (lazy greedy). The point at the top is then
+// measured exactly (grid values can only be too large), and from there its centre climbs off the
+// grid: steps away from the nearest obstacle (surface or sphere) that are kept while the exact
+// clearance grows, halved when it does not, as ProtoSphere moves its prototypes towards the centre
+// of the largest empty sphere. The sphere takes the exact clearance at its centre, less a margin for
+// rounding, so it never leaves the mesh or cuts another; the grid points near it are lowered.
+// SPDX-License-Identifier: MIT
+#include "sphere_pack.h"
+
+/// Grid points whose clearance falls below this fraction of a cell are not worth a sphere.
+#define KL_SP_FLOOR 0.02
+/// Most steps of a centre's climb, and the first step (cells).
+#define KL_SP_CLIMB_STEPS 16
+#define KL_SP_FIRST_STEP 0.5
+/// The climb stops once its step is below this (cells).
+#define KL_SP_LAST_STEP 0.01
+
+typedef struct heap_item
+{
+	float value;
+	int32_t index;
+} heap_item;
+
+typedef struct heap
+{
+	heap_item* items;
+	int count;
+} heap;
+
+static bool above(heap_item a, heap_item b)
+{
+	return a.value > b.value || (a.value == b.value && a.index < b.index);
+}
+
+static void sift_down(heap* h, int i)
+{
+	for (;;)
+	{
+		int l = 2 * i + 1, r = l + 1, top = i;
+		if (l < h->count && above(h->items[l], h->items[top]))
+		{
+			top = l;
+		}
+		if (r < h->count && above(h->items[r], h->items[top]))
+		{
+			top = r;
+		}
+		if (top == i)
+		{
+			return;
+		}
+		heap_item t = h->items[i];
+		h->items[i] = h->items[top];
+		h->items[top] = t;
+		i = top;
+	}
+}
+
+/// Pushes an item; the queue never holds more than the grid points it started with.
+static void push(heap* h, heap_item item)
+{
+	int i = h->count++;
+	while (i > 0 && above(item, h->items[(i - 1) / 2]))
+	{
+		h->items[i] = h->items[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	h->items[i] = item;
+}
+
+static heap_item pop(heap* h)
+{
+	heap_item top = h->items[0];
+	h->items[0] = h->items[--h->count];
+	sift_down(h, 0);
+	return top;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+/// Exact clearance at p, up to bound (bound when nothing is nearer), with the direction away from
+/// the nearest obstacle in *away (zero when none lies within bound).
+static double clearance(kl_sp_builder* b, vec3s p, double bound, kl_d3* away)
+{
+	kl_sp_surface_hit s = kl_sp_surface_query(b, p, bound);
+	int sphere;
+	double ds = kl_sp_sphere_query(b, p, s.distance, &sphere);
+	if (sphere >= 0 && ds < s.distance)
+	{
+		*away = kl_d3_rel(p, b->spheres[sphere].center);
+		return ds;
+	}
+	*away = s.tri >= 0 ? s.offset : kl_d3_make(0.0, 0.0, 0.0);
+	return s.distance;
+}
+
+/// Moves p uphill in clearance *c from the nearest obstacle's direction away.
+static vec3s climb(kl_sp_builder* b, vec3s p, double* c, kl_d3 away)
+{
+	double h = b->grid.h;
+	double step = KL_SP_FIRST_STEP * h;
+	for (int it = 0; it < KL_SP_CLIMB_STEPS && step > KL_SP_LAST_STEP * h; ++it)
+	{
+		double len = sqrt(kl_d3_dot(away, away));
+		if (!(len > 0.0))
+		{
+			break;
+		}
+		// Shorter than the clearance: the centre never crosses the surface.
+		double s = fmin(step, 0.9 * *c);
+		vec3s q = kl_vec3((float)(p.x + away.x * s / len), (float)(p.y + away.y * s / len),
+						  (float)(p.z + away.z * s / len));
+		kl_d3 next_away;
+		double cq = clearance(b, q, *c + s, &next_away);
+		if (cq > *c)
+		{
+			p = q;
+			*c = cq;
+			away = next_away;
+			step *= 1.5;
+		}
+		else
+		{
+			step *= 0.5;
+		}
+	}
+	return p;
+}
+
+/// Whether p, reached from grid point idx, lies inside: the closest triangle among those no farther
+/// than idx's own triangle (a true distance, so an upper bound on the surface's) decides.
+static bool inside(kl_sp_builder* b, int64_t idx, vec3s p)
+{
+	int32_t t = b->grid.tri[idx];
+	if (t < 0)
+	{
+		return false;
+	}
+	uint8_t f;
+	kl_d3 off;
+	double bound = kl_sp_triangle_distance(&b->mesh, t, p, &f, &off);
+	kl_sp_surface_hit hit = kl_sp_surface_query(b, p, bound * (1.0 + 1e-9) + b->margin);
+	return hit.tri >= 0 ? !kl_sp_outside(&b->mesh, hit.tri, hit.feature, hit.offset)
+						: !kl_sp_outside(&b->mesh, t, f, off);
+}
+
+/// Lowers the clearance of the grid points the new sphere s comes within reach of: those nearer
+/// to it than reach (no point's clearance exceeds reach − s.radius).
+static void lower_grid(kl_sp_grid* g, kl_sphere s, double reach)
+{
+	int lo[3], hi[3];
+	for (int a = 0; a < 3; ++a)
+	{
+		double rel = ((double)s.center.raw[a] - g->origin.raw[a]) / g->h;
+		lo[a] = (int)fmax(0.0, ceil(rel - reach / g->h));
+		hi[a] = (int)fmin((double)(g->n[a] - 1), floor(rel + reach / g->h));
+	}
+	for (int k = lo[2]; k <= hi[2]; ++k)
+	{
+		for (int j = lo[1]; j <= hi[1]; ++j)
+		{
+			for (int i = lo[0]; i <= hi[0]; ++i)
+			{
+				int64_t idx = kl_sp_grid_index(g, i, j, k);
+				vec3s p = kl_sp_grid_point(g, i, j, k);
+				double d = sqrt(kl_d3_dot(kl_d3_rel(p, s.center), kl_d3_rel(p, s.center))) - s.radius;
+				if (d < g->clear[idx])
+				{
+					g->clear[idx] = (float)d;
+				}
+			}
+		}
+	}
+}
+
+static bool place(kl_sp_builder* b, vec3s p, double r, double reach)
+{
+	if (b->count == b->capacity)
+	{
+		kl_sphere* grown = kl_realloc(b->spheres, (size_t)b->capacity * 2, sizeof(kl_sphere));
+		if (grown == NULL)
+		{
+			return false;
+		}
+		b->spheres = grown;
+		b->capacity *= 2;
+	}
+	kl_sphere s = {p, (float)r};
+	b->spheres[b->count++] = s;
+	b->covered += 4.0 / 3.0 * GLM_PI * r * r * r;
+	lower_grid(&b->grid, s, reach);
+	return kl_sp_buckets_add_sphere(b, b->count - 1);
+}
+
+static heap start_queue(const kl_sp_grid* g, float floor)
+{
+	heap h = {NULL, 0};
+	int64_t count = (int64_t)g->n[0] * g->n[1] * g->n[2];
+	int64_t inside = 0;
+	for (int64_t i = 0; i < count; ++i)
+	{
+		inside += g->clear[i] > floor;
+	}
+	h.items = kl_alloc((size_t)(inside > 0 ? inside : 1), sizeof(heap_item));
+	if (h.items == NULL)
+	{
+		return h;
+	}
+	for (int64_t i = 0; i < count; ++i)
+	{
+		if (g->clear[i] > floor)
+		{
+			h.items[h.count++] = (heap_item){g->clear[i], (int32_t)i};
+		}
+	}
+	for (int i = h.count / 2 - 1; i >= 0; --i)
+	{
+		sift_down(&h, i);
+	}
+	return h;
+}
+
+/// The progress of insertion: spheres or coverage, whichever is nearer its limit.
+static float insert_fraction(const kl_sp_builder* b, double target)
+{
+	double f = (double)b->count / b->def->max_spheres;
+	return (float)fmin(1.0, fmax(f, b->covered / target));
+}
+
+kl_result kl_sp_insert(kl_sp_builder* b)
+{
+	kl_sp_grid* g = &b->grid;
+	float floor = (float)(KL_SP_FLOOR * g->h);
+	heap q = start_queue(g, floor);
+	if (q.items == NULL)
+	{
+		return KL_ERR_OUT_OF_MEMORY;
+	}
+	double target = b->def->coverage > 0.0f ? b->def->coverage * b->volume : INFINITY;
+	double min_radius = fmax((double)b->def->min_radius, b->margin);
+	int report_every = b->def->max_spheres / 100 > 0 ? b->def->max_spheres / 100 : 1;
+	kl_result result = KL_OK;
+	while (b->count < b->def->max_spheres && b->covered < target && q.count > 0)
+	{
+		heap_item top = pop(&q);
+		float now = g->clear[top.index];
+		if (top.value != now)
+		{
+			if (now > floor)
+			{
+				push(&q, (heap_item){now, top.index});
+			}
+			continue;
+		}
+		if ((double)top.value + g->h < min_radius)
+		{
+			break; // a climb gains less than a cell: nothing left that large
+		}
+		int64_t idx = top.index;
+		int i = (int)(idx % g->n[0]), j = (int)(idx / g->n[0] % g->n[1]), k = (int)(idx / ((int64_t)g->n[0] * g->n[1]));
+		vec3s p = kl_sp_grid_point(g, i, j, k);
+		kl_d3 away;
+		double c = clearance(b, p, top.value, &away);
+		if (q.count > 0 && (float)c < q.items[0].value)
+		{
+			// The grid's value was too large: queue the exact one. Compared as stored, so that a value
+			// that rounds back to the same float cannot come round again.
+			g->clear[idx] = (float)c;
+			if (g->clear[idx] > floor)
+			{
+				push(&q, (heap_item){g->clear[idx], top.index});
+			}
+			continue;
+		}
+		p = climb(b, p, &c, away);
+		double r = c - b->margin;
+		if (r < min_radius || !inside(b, idx, p))
+		{
+			g->clear[idx] = -1.0f; // never again
+			continue;
+		}
+		if (!place(b, p, r, c + r + g->h))
+		{
+			result = kl_last_error_code();
+			break;
+		}
+		if (b->count % report_every == 0 && !kl_sp_report(b->def, "sphere pack: insert", insert_fraction(b, target)))
+		{
+			result = KL_ERR_CANCELLED;
+			break;
+		}
+	}
+	kl_free(q.items);
+	if (result == KL_OK && !kl_sp_report(b->def, "sphere pack: insert", 1.0f))
+	{
+		result = KL_ERR_CANCELLED;
+	}
+	return result;
+}
