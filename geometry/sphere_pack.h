@@ -39,8 +39,8 @@ typedef struct kl_sp_entry
 	int32_t next;
 } kl_sp_entry;
 
-/// A uniform grid of buckets over the sample grid: the triangles whose bounds, grown by the band
-/// width, touch a bucket (fixed lists), and the spheres placed so far that touch it (linked lists).
+/// A uniform grid of buckets (two grid cells wide) over the sample grid: the triangles whose bounds
+/// touch a bucket (fixed lists), and the spheres placed so far that touch it (linked lists).
 typedef struct kl_sp_buckets
 {
 	vec3s origin;

@@ -1,7 +1,7 @@
 // Kollide — the signed distance grid of the inner-sphere packing (sphere_pack.h).
 //
 // Near the surface the distance is exact: a grid point takes the closest of the triangles filed in
-// its bucket, which holds every triangle within the band width h of it, and its sign from the
+// the buckets within the band width h of it, and its sign from the
 // pseudo-normal of the closest feature. A grid edge that crosses the surface has both ends within h
 // of it, so between two points outside the band the sign cannot change: the far points of a row
 // take the sign of the band point next to them. Inside, the far points' distances come from two
@@ -17,7 +17,7 @@
 #include <string.h>
 
 /// Grid points inside the mesh per sphere asked for, when the def leaves the resolution to us.
-#define KL_SP_POINTS_PER_SPHERE 60.0
+#define KL_SP_POINTS_PER_SPHERE 30.0
 /// Most points of a sample grid (8 bytes each, plus the queue's 8 for those inside).
 #define KL_SP_MAX_POINTS (1 << 24)
 /// Fewest cells along the longest side.
@@ -103,9 +103,8 @@ static void face_normals(kl_sp_mesh* m)
 	}
 }
 
-/// Files each triangle in the buckets its bounds, grown by the band width, touch (CSR lists in
-/// ascending triangle order).
-static kl_result fill_triangle_buckets(kl_sp_builder* b, double band)
+/// Files each triangle in the buckets its bounds touch (CSR lists in ascending triangle order).
+static kl_result fill_triangle_buckets(kl_sp_builder* b)
 {
 	kl_sp_buckets* k = &b->buckets;
 	int64_t cells = (int64_t)k->n[0] * k->n[1] * k->n[2];
@@ -125,7 +124,8 @@ static kl_result fill_triangle_buckets(kl_sp_builder* b, double band)
 			vec3s c = glms_vec3_scale(glms_vec3_add(box.lower, box.upper), 0.5f);
 			vec3s half = glms_vec3_scale(glms_vec3_sub(box.upper, box.lower), 0.5f);
 			int lo[3], hi[3];
-			if (!kl_sp_bucket_range(k, c, glms_vec3_max(half) + band, lo, hi))
+			// A little wider than the bounds: a query's range, rounded apart, never misses one.
+			if (!kl_sp_bucket_range(k, c, glms_vec3_max(half) + 1e-3 * k->size, lo, hi))
 			{
 				continue;
 			}
@@ -200,8 +200,7 @@ kl_result kl_sp_mesh_init(kl_sp_builder* b, const kl_mesh* mesh)
 	{
 		k->n[a] = (b->grid.n[a] + 1) / 2;
 	}
-	// Wider than the band pass's 1.001 h, so that rounding at a bucket's edge never hides a triangle.
-	return fill_triangle_buckets(b, 1.01 * b->grid.h);
+	return fill_triangle_buckets(b);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -214,33 +213,46 @@ typedef struct band_task
 } band_task;
 
 /// The exact distance of point (i, j, k) if some triangle lies within the band, with its sign;
-/// NAN when none does.
+/// NAN when none does. Ties go to the lower triangle index.
 static float band_distance(kl_sp_builder* b, double band, int i, int j, int k, int32_t* tri)
 {
-	const kl_sp_grid* g = &b->grid;
 	const kl_sp_buckets* kb = &b->buckets;
-	vec3s p = kl_sp_grid_point(g, i, j, k);
-	int64_t cell = ((int64_t)(k / 2) * kb->n[1] + j / 2) * kb->n[0] + i / 2;
+	vec3s p = kl_sp_grid_point(&b->grid, i, j, k);
 	double best = band;
 	uint8_t best_feature = KL_TRI_FACE;
 	kl_d3 best_offset = {0.0, 0.0, 0.0};
 	*tri = -1;
-	for (int32_t e = kb->tri_start[cell]; e < kb->tri_start[cell + 1]; ++e)
+	int lo[3], hi[3];
+	if (!kl_sp_bucket_range(kb, p, band, lo, hi))
 	{
-		int32_t t = kb->tri_items[e];
-		if (kl_sp_box_distance2(p, b->mesh.tri_bounds[t]) > best * best)
+		return NAN;
+	}
+	for (int z = lo[2]; z <= hi[2]; ++z)
+	{
+		for (int y = lo[1]; y <= hi[1]; ++y)
 		{
-			continue;
-		}
-		uint8_t f;
-		kl_d3 off;
-		double d = kl_sp_triangle_distance(&b->mesh, t, p, &f, &off);
-		if (d < best || (*tri < 0 && d <= band))
-		{
-			best = d;
-			*tri = t;
-			best_feature = f;
-			best_offset = off;
+			for (int x = lo[0]; x <= hi[0]; ++x)
+			{
+				int64_t cell = ((int64_t)z * kb->n[1] + y) * kb->n[0] + x;
+				for (int32_t e = kb->tri_start[cell]; e < kb->tri_start[cell + 1]; ++e)
+				{
+					int32_t t = kb->tri_items[e];
+					if (kl_sp_box_distance2(p, b->mesh.tri_bounds[t]) > best * best)
+					{
+						continue;
+					}
+					uint8_t f;
+					kl_d3 off;
+					double d = kl_sp_triangle_distance(&b->mesh, t, p, &f, &off);
+					if (d < best || (d == best && (*tri < 0 || t < *tri)))
+					{
+						best = d;
+						*tri = t;
+						best_feature = f;
+						best_offset = off;
+					}
+				}
+			}
 		}
 	}
 	if (*tri < 0)

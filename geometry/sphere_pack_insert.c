@@ -12,7 +12,7 @@
 /// Grid points whose clearance falls below this fraction of a cell are not worth a sphere.
 #define KL_SP_FLOOR 0.02
 /// Most steps of a centre's climb, and the first step (cells).
-#define KL_SP_CLIMB_STEPS 16
+#define KL_SP_CLIMB_STEPS 24
 #define KL_SP_FIRST_STEP 0.5
 /// The climb stops once its step is below this (cells).
 #define KL_SP_LAST_STEP 0.01
@@ -84,10 +84,14 @@ static heap_item pop(heap* h)
 /// the nearest obstacle in *away (zero when none lies within bound).
 static double clearance(kl_sp_builder* b, vec3s p, double bound, kl_d3* away)
 {
-	kl_sp_surface_hit s = kl_sp_surface_query(b, p, bound);
+	// A little past the bound, so that the obstacle at exactly the bound is found: the climb needs
+	// its direction. Nothing within the bound means the clearance is at least the bound.
+	bound = bound * (1.0 + 1e-6) + b->margin;
+	// The spheres first: once some are placed they are usually nearer, and bound the surface query.
 	int sphere;
-	double ds = kl_sp_sphere_query(b, p, s.distance, &sphere);
-	if (sphere >= 0 && ds < s.distance)
+	double ds = kl_sp_sphere_query(b, p, bound, &sphere);
+	kl_sp_surface_hit s = kl_sp_surface_query(b, p, sphere >= 0 ? ds * (1.0 + 1e-6) + b->margin : bound);
+	if (sphere >= 0 && ds <= s.distance)
 	{
 		*away = kl_d3_rel(p, b->spheres[sphere].center);
 		return ds;
@@ -123,6 +127,14 @@ static vec3s climb(kl_sp_builder* b, vec3s p, double* c, kl_d3 away)
 		}
 		else
 		{
+			// q came nearer another obstacle: go on between the two (along the ridge where they are
+			// equally near), unless they face each other, with a shorter step.
+			away = kl_d3_scale(away, 1.0 / len);
+			double next_len = sqrt(kl_d3_dot(next_away, next_away));
+			if (next_len > 0.0 && kl_d3_dot(away, next_away) > -0.9 * next_len)
+			{
+				away = kl_d3_add(away, kl_d3_scale(next_away, 1.0 / next_len));
+			}
 			step *= 0.5;
 		}
 	}

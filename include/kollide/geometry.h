@@ -199,7 +199,7 @@ typedef struct kl_sphere_pack_def
 	float min_radius;	///< stop when no empty sphere this large is left (object units; 0: none)
 	uint32_t seed;		///< moves the sample grid by a sub-cell offset: another packing of about the same coverage
 	/// Sample grid cells along the mesh's longest side (0: from max_spheres and the mesh's shape, about
-	/// 60 grid points inside per sphere; up to KL_SPHERE_PACK_MAX_RESOLUTION). The first n spheres of a
+	/// 30 grid points inside per sphere; up to KL_SPHERE_PACK_MAX_RESOLUTION). The first n spheres of a
 	/// packing are the packing of n spheres made on the same grid.
 	int resolution;
 	/// Threads, the caller's included (0 or 1: the calling thread only). The spheres are the same
