@@ -262,13 +262,17 @@ static float band_distance(kl_sp_builder* b, double band, int i, int j, int k, i
 	return kl_sp_outside(&b->mesh, *tri, best_feature, best_offset) ? -(float)best : (float)best;
 }
 
-/// Signs a run [a, e) of far points from the band point beside it that lies farther from the
-/// surface (the pseudo-normal test is safest away from it); the grid's margin starts rows outside.
+/// Signs a run [a, e) of far points. A run at either end of the row lies in the grid's margin,
+/// outside; another takes the sign of the band point beside it that lies farther from the surface
+/// (the pseudo-normal test is safest away from it).
 static void sign_far_run(kl_sp_grid* g, int64_t row, int a, int e)
 {
-	float before = a > 0 ? g->clear[row + a - 1] : -1.0f;
-	float after = e < g->n[0] ? g->clear[row + e] : -1.0f;
-	bool inside = fabsf(before) >= fabsf(after) ? before > 0.0f : after > 0.0f;
+	bool inside = false;
+	if (a > 0 && e < g->n[0])
+	{
+		float before = g->clear[row + a - 1], after = g->clear[row + e];
+		inside = fabsf(before) >= fabsf(after) ? before > 0.0f : after > 0.0f;
+	}
 	for (int i = a; i < e; ++i)
 	{
 		g->clear[row + i] = inside ? INFINITY : -g->h;
