@@ -79,7 +79,11 @@ static void free_builder(kl_sp_builder* b)
 	kl_free(b->mesh.face_normals);
 	kl_free(b->mesh.neighbours);
 	kl_free(b->mesh.tri_bounds);
-	kl_free(b->tri_stamp);
+	for (int w = 0; b->stamps != NULL && w < b->worker_count; ++w)
+	{
+		kl_free(b->stamps[w].tri);
+	}
+	kl_free(b->stamps);
 	kl_free(b->grid.clear);
 	kl_free(b->grid.tri);
 	kl_free(b->buckets.tri_start);
@@ -110,6 +114,7 @@ static kl_sphere_packing* build(const kl_mesh* mesh, const kl_sphere_pack_def* d
 	b.capacity = 64;
 	b.spheres = kl_alloc((size_t)b.capacity, sizeof(kl_sphere));
 	int workers = def->worker_count > 1 ? def->worker_count : 1;
+	b.worker_count = workers;
 	kl_thread_pool* pool = workers > 1 ? kl_thread_pool_create(workers) : NULL;
 	b.where = kl_thread_pool_parallel(pool, workers * KL_SP_PARTS_PER_WORKER);
 	kl_sphere_packing* packing = NULL;

@@ -67,6 +67,13 @@ typedef struct kl_sp_grid
 	int32_t* tri; ///< the triangle that clear's surface distance is measured to (-1: none)
 } kl_sp_grid;
 
+/// Per triangle, the surface query that last measured it (one set per worker).
+typedef struct kl_sp_stamps
+{
+	uint32_t* tri;
+	uint32_t now;
+} kl_sp_stamps;
+
 /// Everything one packing run works on.
 typedef struct kl_sp_builder
 {
@@ -77,8 +84,8 @@ typedef struct kl_sp_builder
 	kl_parallel where;
 	double volume; ///< the mesh's
 	double margin; ///< taken off each exact clearance, so that float rounding never lets a sphere out
-	uint32_t* tri_stamp; ///< per triangle, the query that last measured it
-	uint32_t stamp;
+	kl_sp_stamps* stamps; ///< one per worker
+	int worker_count;
 	kl_sphere* spheres;
 	int count;
 	int capacity;
@@ -133,8 +140,8 @@ typedef struct kl_sp_surface_hit
 double kl_sp_triangle_distance(const kl_sp_mesh* m, int t, vec3s p, uint8_t* feature, kl_d3* offset);
 /// Whether p lies outside, from its closest point on triangle t (pseudo-normal of the feature).
 bool kl_sp_outside(const kl_sp_mesh* m, int t, uint8_t feature, kl_d3 offset);
-/// The closest triangle to p among those within bound (exact), on the calling thread.
-kl_sp_surface_hit kl_sp_surface_query(kl_sp_builder* b, vec3s p, double bound);
+/// The closest triangle to p among those within bound (exact), with one worker's stamps.
+kl_sp_surface_hit kl_sp_surface_query(const kl_sp_builder* b, kl_sp_stamps* stamps, vec3s p, double bound);
 /// The smallest |p − c| − r over the placed spheres within bound of p (bound when none); *sphere
 /// gets its index (-1: none).
 double kl_sp_sphere_query(const kl_sp_builder* b, vec3s p, double bound, int* sphere);

@@ -182,8 +182,20 @@ kl_result kl_sp_mesh_init(kl_sp_builder* b, const kl_mesh* mesh)
 	m->face_normals = kl_alloc((size_t)m->triangle_count, sizeof(vec3s));
 	m->neighbours = kl_alloc((size_t)m->triangle_count, 3 * sizeof(int32_t));
 	m->tri_bounds = kl_alloc((size_t)m->triangle_count, sizeof(kl_aabb));
-	b->tri_stamp = kl_alloc_zero((size_t)m->triangle_count, sizeof(uint32_t));
-	if (m->face_normals == NULL || m->neighbours == NULL || m->tri_bounds == NULL || b->tri_stamp == NULL)
+	if (m->face_normals == NULL || m->neighbours == NULL || m->tri_bounds == NULL)
+	{
+		return KL_ERR_OUT_OF_MEMORY;
+	}
+	b->stamps = kl_alloc_zero((size_t)b->worker_count, sizeof(kl_sp_stamps));
+	for (int w = 0; b->stamps != NULL && w < b->worker_count; ++w)
+	{
+		b->stamps[w].tri = kl_alloc_zero((size_t)m->triangle_count, sizeof(uint32_t));
+		if (b->stamps[w].tri == NULL)
+		{
+			return KL_ERR_OUT_OF_MEMORY;
+		}
+	}
+	if (b->stamps == NULL)
 	{
 		return KL_ERR_OUT_OF_MEMORY;
 	}

@@ -16,6 +16,8 @@
 #define KL_SP_FIRST_STEP 0.5
 /// The climb stops once its step is below this (cells).
 #define KL_SP_LAST_STEP 0.01
+/// Most candidates climbed at once (on the workers) before they are placed in order.
+#define KL_SP_MAX_BATCH 64
 
 typedef struct heap_item
 {
@@ -82,7 +84,7 @@ static heap_item pop(heap* h)
 
 /// Exact clearance at p, up to bound (bound when nothing is nearer), with the direction away from
 /// the nearest obstacle in *away (zero when none lies within bound).
-static double clearance(kl_sp_builder* b, vec3s p, double bound, kl_d3* away)
+static double clearance(const kl_sp_builder* b, kl_sp_stamps* st, vec3s p, double bound, kl_d3* away)
 {
 	// A little past the bound, so that the obstacle at exactly the bound is found: the climb needs
 	// its direction. Nothing within the bound means the clearance is at least the bound.
@@ -90,7 +92,7 @@ static double clearance(kl_sp_builder* b, vec3s p, double bound, kl_d3* away)
 	// The spheres first: once some are placed they are usually nearer, and bound the surface query.
 	int sphere;
 	double ds = kl_sp_sphere_query(b, p, bound, &sphere);
-	kl_sp_surface_hit s = kl_sp_surface_query(b, p, sphere >= 0 ? ds * (1.0 + 1e-6) + b->margin : bound);
+	kl_sp_surface_hit s = kl_sp_surface_query(b, st, p, sphere >= 0 ? ds * (1.0 + 1e-6) + b->margin : bound);
 	if (sphere >= 0 && ds <= s.distance)
 	{
 		*away = kl_d3_rel(p, b->spheres[sphere].center);
@@ -101,7 +103,7 @@ static double clearance(kl_sp_builder* b, vec3s p, double bound, kl_d3* away)
 }
 
 /// Moves p uphill in clearance *c from the nearest obstacle's direction away.
-static vec3s climb(kl_sp_builder* b, vec3s p, double* c, kl_d3 away)
+static vec3s climb(const kl_sp_builder* b, kl_sp_stamps* st, vec3s p, double* c, kl_d3 away)
 {
 	double h = b->grid.h;
 	double step = KL_SP_FIRST_STEP * h;
@@ -117,7 +119,7 @@ static vec3s climb(kl_sp_builder* b, vec3s p, double* c, kl_d3 away)
 		vec3s q = kl_vec3((float)(p.x + away.x * s / len), (float)(p.y + away.y * s / len),
 						  (float)(p.z + away.z * s / len));
 		kl_d3 next_away;
-		double cq = clearance(b, q, *c + s, &next_away);
+		double cq = clearance(b, st, q, *c + s, &next_away);
 		if (cq > *c)
 		{
 			p = q;
@@ -143,7 +145,7 @@ static vec3s climb(kl_sp_builder* b, vec3s p, double* c, kl_d3 away)
 
 /// Whether p, reached from grid point idx, lies inside: the closest triangle among those no farther
 /// than idx's own triangle (a true distance, so an upper bound on the surface's) decides.
-static bool inside(kl_sp_builder* b, int64_t idx, vec3s p)
+static bool inside(const kl_sp_builder* b, kl_sp_stamps* st, int64_t idx, vec3s p)
 {
 	int32_t t = b->grid.tri[idx];
 	if (t < 0)
@@ -153,7 +155,7 @@ static bool inside(kl_sp_builder* b, int64_t idx, vec3s p)
 	uint8_t f;
 	kl_d3 off;
 	double bound = kl_sp_triangle_distance(&b->mesh, t, p, &f, &off);
-	kl_sp_surface_hit hit = kl_sp_surface_query(b, p, bound * (1.0 + 1e-9) + b->margin);
+	kl_sp_surface_hit hit = kl_sp_surface_query(b, st, p, bound * (1.0 + 1e-9) + b->margin);
 	return hit.tri >= 0 ? !kl_sp_outside(&b->mesh, hit.tri, hit.feature, hit.offset)
 						: !kl_sp_outside(&b->mesh, t, f, off);
 }
@@ -241,70 +243,171 @@ static float insert_fraction(const kl_sp_builder* b, double target)
 	return (float)fmin(1.0, fmax(f, b->covered / target));
 }
 
-kl_result kl_sp_insert(kl_sp_builder* b)
+/// A grid point taken from the queue, and what its climb found against the spheres placed before
+/// its batch.
+typedef struct candidate
 {
-	kl_sp_grid* g = &b->grid;
-	float floor = (float)(KL_SP_FLOOR * g->h);
-	heap q = start_queue(g, floor);
-	if (q.items == NULL)
+	int32_t index;
+	float value; ///< its clearance in the queue
+	double start; ///< the exact clearance at the grid point
+	double c;	  ///< the exact clearance at p
+	vec3s p;
+	bool inside;
+} candidate;
+
+typedef struct batch_task
+{
+	const kl_sp_builder* b;
+	candidate* items;
+	double min_radius;
+} batch_task;
+
+/// Measures and climbs candidates [begin, end) on one worker: nothing is written but the candidates
+/// and the worker's stamps, so the results do not depend on which worker runs which.
+static void climb_candidates(int begin, int end, int part, int worker, void* context)
+{
+	(void)part;
+	batch_task* task = context;
+	const kl_sp_builder* b = task->b;
+	const kl_sp_grid* g = &b->grid;
+	kl_sp_stamps* st = b->stamps + worker;
+	for (int n = begin; n < end; ++n)
 	{
-		return KL_ERR_OUT_OF_MEMORY;
+		candidate* cd = task->items + n;
+		int64_t idx = cd->index;
+		int i = (int)(idx % g->n[0]), j = (int)(idx / g->n[0] % g->n[1]), k = (int)(idx / ((int64_t)g->n[0] * g->n[1]));
+		cd->p = kl_sp_grid_point(g, i, j, k);
+		kl_d3 away;
+		cd->start = clearance(b, st, cd->p, cd->value, &away);
+		cd->c = cd->start;
+		cd->p = climb(b, st, cd->p, &cd->c, away);
+		cd->inside = cd->c - b->margin >= task->min_radius && inside(b, st, idx, cd->p);
 	}
-	double target = b->def->coverage > 0.0f ? b->def->coverage * b->volume : INFINITY;
-	double min_radius = fmax((double)b->def->min_radius, b->margin);
-	int report_every = b->def->max_spheres / 100 > 0 ? b->def->max_spheres / 100 : 1;
-	kl_result result = KL_OK;
-	while (b->count < b->def->max_spheres && b->covered < target && q.count > 0)
+}
+
+/// Candidates per batch once `count` spheres are placed: one while the spheres are large (each
+/// would cut into most of a batch's others), up to 64 as they shrink. A function of the count
+/// alone, so that the packing does not depend on the threads.
+static int batch_size(int count)
+{
+	int size = count / 32;
+	return size < 1 ? 1 : (size > KL_SP_MAX_BATCH ? KL_SP_MAX_BATCH : size);
+}
+
+/// Pops up to `want` fresh candidates (stale entries go back with their values). Stops early at a
+/// top below min_radius less a cell, which no climb can make up.
+static int gather(heap* q, const kl_sp_grid* g, float floor, double min_radius, candidate* out, int want)
+{
+	int n = 0;
+	while (n < want && q->count > 0)
 	{
-		heap_item top = pop(&q);
+		heap_item top = pop(q);
 		float now = g->clear[top.index];
 		if (top.value != now)
 		{
 			if (now > floor)
 			{
-				push(&q, (heap_item){now, top.index});
+				push(q, (heap_item){now, top.index});
 			}
 			continue;
 		}
 		if ((double)top.value + g->h < min_radius)
 		{
-			break; // a climb gains less than a cell: nothing left that large
+			push(q, top);
+			break;
 		}
-		int64_t idx = top.index;
-		int i = (int)(idx % g->n[0]), j = (int)(idx / g->n[0] % g->n[1]), k = (int)(idx / ((int64_t)g->n[0] * g->n[1]));
-		vec3s p = kl_sp_grid_point(g, i, j, k);
-		kl_d3 away;
-		double c = clearance(b, p, top.value, &away);
-		if (q.count > 0 && (float)c < q.items[0].value)
+		out[n++] = (candidate){top.index, top.value, 0.0, 0.0, {{0.0f, 0.0f, 0.0f}}, false};
+	}
+	return n;
+}
+
+/// Queues a candidate again with its grid point's clearance, lowered to `c` (an exact value).
+static void requeue(heap* q, kl_sp_grid* g, const candidate* cd, double c, float floor)
+{
+	g->clear[cd->index] = kl_minf(g->clear[cd->index], (float)c);
+	if (g->clear[cd->index] > floor)
+	{
+		push(q, (heap_item){g->clear[cd->index], cd->index});
+	}
+}
+
+/// Places a batch's candidates in order. One whose grid point measured below the queue's top goes
+/// back (lazy greedy); one that an earlier sphere of the batch now comes nearer than its clearance
+/// goes back to be climbed again; one too small or outside is dropped.
+static kl_result commit(kl_sp_builder* b, heap* q, candidate* items, int n, float floor, double target)
+{
+	kl_sp_grid* g = &b->grid;
+	for (int k = 0; k < n; ++k)
+	{
+		candidate* cd = items + k;
+		if (b->count >= b->def->max_spheres || b->covered >= target)
 		{
-			// The grid's value was too large: queue the exact one. Compared as stored, so that a value
-			// that rounds back to the same float cannot come round again.
-			g->clear[idx] = (float)c;
-			if (g->clear[idx] > floor)
+			requeue(q, g, cd, cd->start, floor);
+			continue;
+		}
+		if (q->count > 0 && (float)cd->start < q->items[0].value)
+		{
+			// Compared as stored, so that a value that rounds back to the same float cannot come round again.
+			requeue(q, g, cd, cd->start, floor);
+			continue;
+		}
+		int sphere;
+		if (kl_sp_sphere_query(b, cd->p, cd->c, &sphere) < cd->c && sphere >= 0)
+		{
+			requeue(q, g, cd, cd->start, floor);
+			continue;
+		}
+		if (!cd->inside)
+		{
+			g->clear[cd->index] = -1.0f; // never again
+			continue;
+		}
+		double r = cd->c - b->margin;
+		if (!place(b, cd->p, r, cd->c + r + g->h))
+		{
+			return kl_last_error_code();
+		}
+	}
+	return KL_OK;
+}
+
+kl_result kl_sp_insert(kl_sp_builder* b)
+{
+	kl_sp_grid* g = &b->grid;
+	float floor = (float)(KL_SP_FLOOR * g->h);
+	heap q = start_queue(g, floor);
+	candidate* items = kl_alloc(KL_SP_MAX_BATCH, sizeof(candidate));
+	if (q.items == NULL || items == NULL)
+	{
+		kl_free(q.items);
+		kl_free(items);
+		return KL_ERR_OUT_OF_MEMORY;
+	}
+	double target = b->def->coverage > 0.0f ? b->def->coverage * b->volume : INFINITY;
+	batch_task task = {b, items, fmax((double)b->def->min_radius, b->margin)};
+	int report_every = b->def->max_spheres / 100 > 0 ? b->def->max_spheres / 100 : 1;
+	int reported = 0;
+	kl_result result = KL_OK;
+	while (result == KL_OK && b->count < b->def->max_spheres && b->covered < target)
+	{
+		int n = gather(&q, g, floor, task.min_radius, items, batch_size(b->count));
+		if (n == 0)
+		{
+			break;
+		}
+		kl_parallel_ranges(b->where, n, 2, climb_candidates, &task);
+		result = commit(b, &q, items, n, floor, target);
+		if (result == KL_OK && b->count / report_every > reported)
+		{
+			reported = b->count / report_every;
+			if (!kl_sp_report(b->def, "sphere pack: insert", insert_fraction(b, target)))
 			{
-				push(&q, (heap_item){g->clear[idx], top.index});
+				result = KL_ERR_CANCELLED;
 			}
-			continue;
-		}
-		p = climb(b, p, &c, away);
-		double r = c - b->margin;
-		if (r < min_radius || !inside(b, idx, p))
-		{
-			g->clear[idx] = -1.0f; // never again
-			continue;
-		}
-		if (!place(b, p, r, c + r + g->h))
-		{
-			result = kl_last_error_code();
-			break;
-		}
-		if (b->count % report_every == 0 && !kl_sp_report(b->def, "sphere pack: insert", insert_fraction(b, target)))
-		{
-			result = KL_ERR_CANCELLED;
-			break;
 		}
 	}
 	kl_free(q.items);
+	kl_free(items);
 	if (result == KL_OK && !kl_sp_report(b->def, "sphere pack: insert", 1.0f))
 	{
 		result = KL_ERR_CANCELLED;

@@ -51,7 +51,7 @@ bool kl_sp_bucket_range(const kl_sp_buckets* k, vec3s p, double r, int lo[3], in
 	return true;
 }
 
-kl_sp_surface_hit kl_sp_surface_query(kl_sp_builder* b, vec3s p, double bound)
+kl_sp_surface_hit kl_sp_surface_query(const kl_sp_builder* b, kl_sp_stamps* stamps, vec3s p, double bound)
 {
 	kl_sp_surface_hit hit = {bound, -1, KL_TRI_FACE, {0.0, 0.0, 0.0}};
 	const kl_sp_buckets* k = &b->buckets;
@@ -60,7 +60,7 @@ kl_sp_surface_hit kl_sp_surface_query(kl_sp_builder* b, vec3s p, double bound)
 	{
 		return hit;
 	}
-	uint32_t stamp = ++b->stamp;
+	uint32_t stamp = ++stamps->now;
 	for (int z = lo[2]; z <= hi[2]; ++z)
 	{
 		for (int y = lo[1]; y <= hi[1]; ++y)
@@ -71,11 +71,11 @@ kl_sp_surface_hit kl_sp_surface_query(kl_sp_builder* b, vec3s p, double bound)
 				for (int32_t i = k->tri_start[cell]; i < k->tri_start[cell + 1]; ++i)
 				{
 					int32_t t = k->tri_items[i];
-					if (b->tri_stamp[t] == stamp || kl_sp_box_distance2(p, b->mesh.tri_bounds[t]) >= hit.distance * hit.distance)
+					if (stamps->tri[t] == stamp || kl_sp_box_distance2(p, b->mesh.tri_bounds[t]) >= hit.distance * hit.distance)
 					{
 						continue;
 					}
-					b->tri_stamp[t] = stamp;
+					stamps->tri[t] = stamp;
 					uint8_t f;
 					kl_d3 off;
 					double d = kl_sp_triangle_distance(&b->mesh, t, p, &f, &off);

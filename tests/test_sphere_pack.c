@@ -433,7 +433,7 @@ static void test_progress_and_cancel(void** state)
 	def.progress_context = &log;
 	kl_sphere_packing* p = kl_sphere_pack(cube, &def);
 	assert_non_null(p);
-	assert_true(log.insert_calls >= 100);
+	assert_true(log.insert_calls >= 10); // once per batch that passes a hundredth of the count
 	assert_false(log.backwards);
 	assert_true(log.last_insert == 1.0f);
 	kl_sphere_packing_destroy(p);
