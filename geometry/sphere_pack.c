@@ -1,8 +1,8 @@
 // Kollide — inner-sphere packing of a closed mesh (kollide/geometry.h, docs/inner-spheres.md): the
 // def's checks, the cache file's use, the stages (sphere_pack.h) and the accessors.
 // SPDX-License-Identifier: MIT
-#include "mesh.h"
 #include "sphere_pack.h"
+#include "mesh.h"
 
 #include <string.h>
 

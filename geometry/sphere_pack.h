@@ -82,8 +82,8 @@ typedef struct kl_sp_builder
 	kl_sp_buckets buckets;
 	const kl_sphere_pack_def* def;
 	kl_parallel where;
-	double volume; ///< the mesh's
-	double margin; ///< taken off each exact clearance, so that float rounding never lets a sphere out
+	double volume;		  ///< the mesh's
+	double margin;		  ///< taken off each exact clearance, so that float rounding never lets a sphere out
 	kl_sp_stamps* stamps; ///< one per worker
 	int worker_count;
 	kl_sphere* spheres;

@@ -108,7 +108,8 @@ kl_sphere_packing* kl_sp_cache_load(const char* path, const kl_mesh* mesh, const
 	kl_sphere_packing* p = NULL;
 	// Everything but the outcome must match what this call would write (reserved included).
 	bool ok = fread(&h, sizeof(h), 1, f) == 1 && memcmp(&h, &want, offsetof(cache_header, payload_hash)) == 0 &&
-			  memcmp(&h.vertex_count, &want.vertex_count, offsetof(cache_header, count) - offsetof(cache_header, vertex_count)) == 0 &&
+			  memcmp(&h.vertex_count, &want.vertex_count,
+					 offsetof(cache_header, count) - offsetof(cache_header, vertex_count)) == 0 &&
 			  h.reserved == 0 && h.count >= 0 && h.count <= def->max_spheres &&
 			  kl_file_remaining_is(f, (uint64_t)h.count * sizeof(kl_sphere));
 	if (ok)

@@ -116,8 +116,8 @@ static vec3s climb(const kl_sp_builder* b, kl_sp_stamps* st, vec3s p, double* c,
 		}
 		// Shorter than the clearance: the centre never crosses the surface.
 		double s = fmin(step, 0.9 * *c);
-		vec3s q = kl_vec3((float)(p.x + away.x * s / len), (float)(p.y + away.y * s / len),
-						  (float)(p.z + away.z * s / len));
+		vec3s q =
+			kl_vec3((float)(p.x + away.x * s / len), (float)(p.y + away.y * s / len), (float)(p.z + away.z * s / len));
 		kl_d3 next_away;
 		double cq = clearance(b, st, q, *c + s, &next_away);
 		if (cq > *c)
@@ -248,7 +248,7 @@ static float insert_fraction(const kl_sp_builder* b, double target)
 typedef struct candidate
 {
 	int32_t index;
-	float value; ///< its clearance in the queue
+	float value;  ///< its clearance in the queue
 	double start; ///< the exact clearance at the grid point
 	double c;	  ///< the exact clearance at p
 	vec3s p;

@@ -71,7 +71,8 @@ kl_sp_surface_hit kl_sp_surface_query(const kl_sp_builder* b, kl_sp_stamps* stam
 				for (int32_t i = k->tri_start[cell]; i < k->tri_start[cell + 1]; ++i)
 				{
 					int32_t t = k->tri_items[i];
-					if (stamps->tri[t] == stamp || kl_sp_box_distance2(p, b->mesh.tri_bounds[t]) >= hit.distance * hit.distance)
+					if (stamps->tri[t] == stamp ||
+						kl_sp_box_distance2(p, b->mesh.tri_bounds[t]) >= hit.distance * hit.distance)
 					{
 						continue;
 					}
@@ -115,7 +116,8 @@ double kl_sp_sphere_query(const kl_sp_builder* b, vec3s p, double bound, int* sp
 				{
 					int s = k->entries[e].sphere;
 					kl_sphere sp = b->spheres[s];
-					double dx = (double)p.x - sp.center.x, dy = (double)p.y - sp.center.y, dz = (double)p.z - sp.center.z;
+					double dx = (double)p.x - sp.center.x, dy = (double)p.y - sp.center.y,
+						   dz = (double)p.z - sp.center.z;
 					double d = sqrt(dx * dx + dy * dy + dz * dz) - sp.radius;
 					if (d < best || (d == best && *sphere >= 0 && s < *sphere))
 					{

@@ -52,7 +52,8 @@ vec3s kl_closest_on_triangle(vec3s p, const vec3s t[3], uint8_t* feature)
 {
 	vec3s o = t[0];
 	uint8_t f = KL_TRI_FACE;
-	kl_d3 q = kl_closest_on_triangle_d(kl_d3_rel(p, o), kl_d3_make(0.0, 0.0, 0.0), kl_d3_rel(t[1], o), kl_d3_rel(t[2], o), &f);
+	kl_d3 q = kl_closest_on_triangle_d(kl_d3_rel(p, o), kl_d3_make(0.0, 0.0, 0.0), kl_d3_rel(t[1], o),
+									   kl_d3_rel(t[2], o), &f);
 	if (feature != NULL)
 	{
 		*feature = f;

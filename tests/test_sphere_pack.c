@@ -45,10 +45,11 @@ static kl_mesh* knot_mesh(void)
 static kl_mesh* ellipsoid_mesh(int levels)
 {
 	const float t = 1.6180339887f;
-	vec3s base[12] = {{{-1, t, 0}}, {{1, t, 0}}, {{-1, -t, 0}}, {{1, -t, 0}}, {{0, -1, t}}, {{0, 1, t}},
-					  {{0, -1, -t}}, {{0, 1, -t}}, {{t, 0, -1}}, {{t, 0, 1}}, {{-t, 0, -1}}, {{-t, 0, 1}}};
-	int32_t faces[60] = {0, 11, 5, 0, 5, 1, 0, 1, 7, 0, 7, 10, 0, 10, 11, 1, 5, 9, 5, 11, 4, 11, 10, 2, 10, 7, 6, 7, 1, 8,
-						 3, 9, 4, 3, 4, 2, 3, 2, 6, 3, 6, 8, 3, 8, 9, 4, 9, 5, 2, 4, 11, 6, 2, 10, 8, 6, 7, 9, 8, 1};
+	vec3s base[12] = {{{-1, t, 0}},	 {{1, t, 0}},  {{-1, -t, 0}}, {{1, -t, 0}}, {{0, -1, t}},  {{0, 1, t}},
+					  {{0, -1, -t}}, {{0, 1, -t}}, {{t, 0, -1}},  {{t, 0, 1}},	{{-t, 0, -1}}, {{-t, 0, 1}}};
+	int32_t faces[60] = {0, 11, 5,	0, 5,  1, 0, 1, 7, 0, 7,  10, 0, 10, 11, 1, 5, 9, 5, 11,
+						 4, 11, 10, 2, 10, 7, 6, 7, 1, 8, 3,  9,  4, 3,	 4,	 2, 3, 2, 6, 3,
+						 6, 8,	3,	8, 9,  4, 9, 5, 2, 4, 11, 6,  2, 10, 8,	 6, 7, 9, 8, 1};
 	int tri_count = 20, vert_count = 12;
 	int max_tris = 20 << (2 * levels);
 	vec3s* v = malloc(sizeof(vec3s) * (size_t)(12 + 3 * max_tris));
@@ -524,14 +525,10 @@ static void test_bad_input(void** state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_inside_and_apart),
-		cmocka_unit_test(test_coverage_grows),
-		cmocka_unit_test(test_high_coverage),
-		cmocka_unit_test(test_stop_rules),
-		cmocka_unit_test(test_threads_and_seed),
-		cmocka_unit_test(test_cache_file),
-		cmocka_unit_test(test_progress_and_cancel),
-		cmocka_unit_test(test_bad_input),
+		cmocka_unit_test(test_inside_and_apart),	cmocka_unit_test(test_coverage_grows),
+		cmocka_unit_test(test_high_coverage),		cmocka_unit_test(test_stop_rules),
+		cmocka_unit_test(test_threads_and_seed),	cmocka_unit_test(test_cache_file),
+		cmocka_unit_test(test_progress_and_cancel), cmocka_unit_test(test_bad_input),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
