@@ -525,10 +525,14 @@ static void test_bad_input(void** state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_inside_and_apart),	cmocka_unit_test(test_coverage_grows),
-		cmocka_unit_test(test_high_coverage),		cmocka_unit_test(test_stop_rules),
-		cmocka_unit_test(test_threads_and_seed),	cmocka_unit_test(test_cache_file),
-		cmocka_unit_test(test_progress_and_cancel), cmocka_unit_test(test_bad_input),
+		cmocka_unit_test(test_inside_and_apart),
+		cmocka_unit_test(test_coverage_grows),
+		cmocka_unit_test(test_high_coverage),
+		cmocka_unit_test(test_stop_rules),
+		cmocka_unit_test(test_threads_and_seed),
+		cmocka_unit_test(test_cache_file),
+		cmocka_unit_test(test_progress_and_cancel),
+		cmocka_unit_test(test_bad_input),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
