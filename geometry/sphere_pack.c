@@ -21,12 +21,7 @@ kl_sphere_pack_def kl_default_sphere_pack_def(void)
 
 bool kl_sp_report(const kl_sphere_pack_def* def, const char* stage, float fraction)
 {
-	if (def->progress == NULL || def->progress(stage, fraction, def->progress_context))
-	{
-		return true;
-	}
-	kl_fail(KL_ERR_CANCELLED, "sphere pack: cancelled by the progress callback (%s)", stage);
-	return false;
+	return kl_progress_report(def->progress, def->progress_context, stage, fraction);
 }
 
 static kl_result check_input(const kl_mesh* mesh, const kl_sphere_pack_def* def)

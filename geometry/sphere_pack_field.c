@@ -12,7 +12,6 @@
 #include "mesh.h"
 #include "sphere_pack.h"
 #include "tri_adjacency.h"
-#include "tri_closest.h"
 
 #include <string.h>
 
@@ -225,53 +224,17 @@ typedef struct band_task
 } band_task;
 
 /// The exact distance of point (i, j, k) if some triangle lies within the band, with its sign;
-/// NAN when none does. Ties go to the lower triangle index.
-static float band_distance(kl_sp_builder* b, double band, int i, int j, int k, int32_t* tri)
+/// NAN when none does.
+static float band_distance(kl_sp_builder* b, kl_sp_stamps* stamps, double band, int i, int j, int k, int32_t* tri)
 {
-	const kl_sp_buckets* kb = &b->buckets;
 	vec3s p = kl_sp_grid_point(&b->grid, i, j, k);
-	double best = band;
-	uint8_t best_feature = KL_TRI_FACE;
-	kl_d3 best_offset = {0.0, 0.0, 0.0};
-	*tri = -1;
-	int lo[3], hi[3];
-	if (!kl_sp_bucket_range(kb, p, band, lo, hi))
+	kl_sp_surface_hit hit = kl_sp_surface_query(b, stamps, p, band);
+	*tri = hit.tri;
+	if (hit.tri < 0)
 	{
 		return NAN;
 	}
-	for (int z = lo[2]; z <= hi[2]; ++z)
-	{
-		for (int y = lo[1]; y <= hi[1]; ++y)
-		{
-			for (int x = lo[0]; x <= hi[0]; ++x)
-			{
-				int64_t cell = ((int64_t)z * kb->n[1] + y) * kb->n[0] + x;
-				for (int32_t e = kb->tri_start[cell]; e < kb->tri_start[cell + 1]; ++e)
-				{
-					int32_t t = kb->tri_items[e];
-					if (kl_sp_box_distance2(p, b->mesh.tri_bounds[t]) > best * best)
-					{
-						continue;
-					}
-					uint8_t f;
-					kl_d3 off;
-					double d = kl_sp_triangle_distance(&b->mesh, t, p, &f, &off);
-					if (d < best || (d == best && (*tri < 0 || t < *tri)))
-					{
-						best = d;
-						*tri = t;
-						best_feature = f;
-						best_offset = off;
-					}
-				}
-			}
-		}
-	}
-	if (*tri < 0)
-	{
-		return NAN;
-	}
-	return kl_sp_outside(&b->mesh, *tri, best_feature, best_offset) ? -(float)best : (float)best;
+	return kl_sp_outside(&b->mesh, hit.tri, hit.feature, hit.offset) ? -(float)hit.distance : (float)hit.distance;
 }
 
 /// Signs a run [a, e) of far points. A run at either end of the row lies in the grid's margin,
@@ -295,8 +258,8 @@ static void sign_far_run(kl_sp_grid* g, int64_t row, int a, int e)
 static void band_rows(int begin, int end, int part, int worker, void* context)
 {
 	(void)part;
-	(void)worker;
 	band_task* task = context;
+	kl_sp_stamps* stamps = task->b->stamps + worker;
 	kl_sp_grid* g = &task->b->grid;
 	for (int r = begin; r < end; ++r)
 	{
@@ -304,7 +267,7 @@ static void band_rows(int begin, int end, int part, int worker, void* context)
 		int64_t row = kl_sp_grid_index(g, 0, j, k);
 		for (int i = 0; i < g->n[0]; ++i)
 		{
-			g->clear[row + i] = band_distance(task->b, task->band, i, j, k, g->tri + row + i);
+			g->clear[row + i] = band_distance(task->b, stamps, task->band, i, j, k, g->tri + row + i);
 		}
 		for (int i = 0; i < g->n[0];)
 		{
