@@ -4,7 +4,6 @@
 // SPDX-License-Identifier: MIT
 #include "pair_core.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,32 +39,26 @@ static void usage(FILE* out)
 				 "packing took.\n");
 }
 
-static bool parse_int(const char* s, long lo, long hi, long* out)
-{
-	char* end;
-	errno = 0;
-	long v = strtol(s, &end, 10);
-	if (errno != 0 || end == s || (*end != '\0' && *end != ',') || v < lo || v > hi)
-	{
-		return false;
-	}
-	*out = v;
-	return true;
-}
-
 static bool parse_counts(const char* list, options* o)
 {
 	o->count_total = 0;
 	for (const char* s = list; *s != '\0';)
 	{
-		long v;
-		if (o->count_total == MAX_COUNTS || !parse_int(s, 1, KL_SPHERE_PACK_MAX_SPHERES, &v))
+		char token[16];
+		size_t len = strcspn(s, ",");
+		int v;
+		if (o->count_total == MAX_COUNTS || len == 0 || len >= sizeof(token))
 		{
 			return false;
 		}
-		o->counts[o->count_total++] = (int)v;
-		const char* comma = strchr(s, ',');
-		s = comma != NULL ? comma + 1 : s + strlen(s);
+		memcpy(token, s, len);
+		token[len] = '\0';
+		if (!kl_pair_parse_int(token, 1, KL_SPHERE_PACK_MAX_SPHERES, &v))
+		{
+			return false;
+		}
+		o->counts[o->count_total++] = v;
+		s += s[len] == ',' ? len + 1 : len;
 	}
 	return o->count_total > 0;
 }
@@ -80,7 +73,7 @@ static bool parse(int argc, char** argv, options* o)
 	{
 		const char* a = argv[i];
 		const char* v = i + 1 < argc ? argv[i + 1] : NULL;
-		long n;
+		int n;
 		if (a[0] != '-')
 		{
 			if (o->mesh != NULL)
@@ -107,17 +100,17 @@ static bool parse(int argc, char** argv, options* o)
 				return false;
 			}
 		}
-		else if (strcmp(a, "--seed") == 0 && parse_int(v, 0, UINT32_MAX, &n))
+		else if (strcmp(a, "--seed") == 0 && kl_pair_parse_int(v, 0, INT32_MAX, &n))
 		{
 			o->seed = (uint32_t)n;
 		}
-		else if (strcmp(a, "--resolution") == 0 && parse_int(v, 0, KL_SPHERE_PACK_MAX_RESOLUTION, &n))
+		else if (strcmp(a, "--resolution") == 0 && kl_pair_parse_int(v, 0, KL_SPHERE_PACK_MAX_RESOLUTION, &n))
 		{
-			o->resolution = (int)n;
+			o->resolution = n;
 		}
-		else if (strcmp(a, "--threads") == 0 && parse_int(v, 1, 256, &n))
+		else if (strcmp(a, "--threads") == 0 && kl_pair_parse_int(v, 1, 256, &n))
 		{
-			o->threads = (int)n;
+			o->threads = n;
 		}
 		else
 		{
