@@ -6,6 +6,7 @@
 #include "kl_test.h"
 #include "kl_test_cube.h"
 
+#include "core.h"
 #include "meshgen.h"
 #include "tri_closest.h"
 
@@ -92,6 +93,31 @@ static kl_mesh* ellipsoid_mesh(int levels)
 	return mesh;
 }
 
+/// A hollow cube: the cube [-1, 1]³ with a void [-0.5, 0.5]³ (its triangles turned inwards). A packing
+/// must fill the wall and leave the void empty.
+static kl_mesh* hollow_cube_mesh(void)
+{
+	vec3s v[16];
+	int32_t idx[72];
+	for (int i = 0; i < 8; ++i)
+	{
+		v[i] = glms_vec3_scale(kl_test_cube_vertices[i], 2.0f);
+		v[8 + i] = kl_test_cube_vertices[i];
+	}
+	for (int t = 0; t < 12; ++t)
+	{
+		for (int k = 0; k < 3; ++k)
+		{
+			idx[3 * t + k] = kl_test_cube_indices[3 * t + k];
+			idx[36 + 3 * t + k] = 8 + kl_test_cube_indices[3 * t + 2 - k];
+		}
+	}
+	kl_mesh* mesh = build_mesh(v, 16, idx, 24);
+	assert_true(kl_mesh_get_info(mesh).closed);
+	assert_near(kl_mesh_get_info(mesh).volume, 7.0, 1e-5);
+	return mesh;
+}
+
 static kl_sphere_packing* pack(const kl_mesh* mesh, int count, uint32_t seed, int workers)
 {
 	kl_sphere_pack_def def = kl_default_sphere_pack_def();
@@ -169,8 +195,9 @@ static void test_inside_and_apart(void** state)
 	kl_mesh* cube = kl_test_cube_mesh();
 	kl_mesh* knot = knot_mesh();
 	kl_mesh* ball = ellipsoid_mesh(3);
-	kl_mesh* meshes[3] = {cube, knot, ball};
-	for (int m = 0; m < 3; ++m)
+	kl_mesh* hollow = hollow_cube_mesh();
+	kl_mesh* meshes[4] = {cube, knot, ball, hollow};
+	for (int m = 0; m < 4; ++m)
 	{
 		kl_sphere_packing* p = pack(meshes[m], KL_QUICK ? 500 : 2000, 0, 1);
 		assert_int_equal(kl_sphere_packing_count(p), KL_QUICK ? 500 : 2000);
@@ -180,6 +207,7 @@ static void test_inside_and_apart(void** state)
 	kl_mesh_release(cube);
 	kl_mesh_release(knot);
 	kl_mesh_release(ball);
+	kl_mesh_release(hollow);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -522,6 +550,53 @@ static void test_bad_input(void** state)
 	kl_mesh_release(cube);
 }
 
+// ---------------------------------------------------------------------------------------------
+// Out of memory
+
+/// Every allocation of a packing (two threads, a cache file) fails in turn: the call returns NULL with
+/// KL_ERR_OUT_OF_MEMORY, or succeeds when the failure hit the cache file's writing (then the
+/// packing is the one made without failures); nothing leaks (the sanitizer builds check).
+static void test_out_of_memory(void** state)
+{
+	(void)state;
+	char path[512];
+	cache_path(path, sizeof(path), "sphere_pack_oom.bin");
+	kl_mesh* cube = kl_test_cube_mesh();
+	kl_sphere_pack_def def = kl_default_sphere_pack_def();
+	def.max_spheres = 200;
+	def.worker_count = 2;
+	kl_sphere_packing* reference = kl_sphere_pack(cube, &def);
+	assert_non_null(reference);
+	def.cache = path;
+	int failed = 0;
+	for (long n = 0;; ++n)
+	{
+		remove(path);
+		kl_clear_error();
+		kl_fail_allocation(n);
+		kl_sphere_packing* p = kl_sphere_pack(cube, &def);
+		bool fired = kl_fail_allocation_countdown() < 0;
+		kl_fail_allocation(-1);
+		if (p == NULL)
+		{
+			assert_true(fired);
+			assert_int_equal(kl_last_error_code(), KL_ERR_OUT_OF_MEMORY);
+			++failed;
+			continue;
+		}
+		assert_same(reference, p);
+		kl_sphere_packing_destroy(p);
+		if (!fired)
+		{
+			break;
+		}
+	}
+	assert_true(failed >= 10);
+	kl_sphere_packing_destroy(reference);
+	kl_mesh_release(cube);
+	remove(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -533,6 +608,7 @@ int main(void)
 		cmocka_unit_test(test_cache_file),
 		cmocka_unit_test(test_progress_and_cancel),
 		cmocka_unit_test(test_bad_input),
+		cmocka_unit_test(test_out_of_memory),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
