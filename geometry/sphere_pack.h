@@ -1,6 +1,7 @@
 // Kollide internal — inner-sphere packing (kl_sphere_pack, docs/inner-spheres.md). The stages: a
 // signed distance grid of the mesh (sphere_pack_field.c), greedy insertion of the largest empty
-// sphere with its centre refined off the grid (sphere_pack_insert.c), exact distance queries over a
+// sphere with its centre refined off the grid (sphere_pack_insert.c, its queue in
+// sphere_pack_queue.c), exact distance queries over a
 // bucket grid of triangles and spheres (sphere_pack_query.c), and the cache file
 // (sphere_pack_cache.c); sphere_pack.c checks the input and drives them.
 // SPDX-License-Identifier: MIT
@@ -149,6 +150,29 @@ double kl_sp_sphere_query(const kl_sp_builder* b, vec3s p, double bound, int* sp
 bool kl_sp_buckets_add_sphere(kl_sp_builder* b, int sphere);
 /// The bucket range [lo, hi] that the box p ± r touches (clamped; false when it misses the grid).
 bool kl_sp_bucket_range(const kl_sp_buckets* k, vec3s p, double r, int lo[3], int hi[3]);
+
+// ---------------------------------------------------------------------------------------------
+// sphere_pack_queue.c
+
+/// A grid point and its clearance when queued.
+typedef struct kl_sp_item
+{
+	float value;
+	int32_t index;
+} kl_sp_item;
+
+/// A binary max-heap of grid points.
+typedef struct kl_sp_queue
+{
+	kl_sp_item* items;
+	int count;
+} kl_sp_queue;
+
+/// The grid points whose clearance exceeds floor (items NULL when out of memory).
+kl_sp_queue kl_sp_queue_start(const kl_sp_grid* g, float floor);
+/// Pushes an item; the queue never holds more than the grid points it started with.
+void kl_sp_queue_push(kl_sp_queue* q, kl_sp_item item);
+kl_sp_item kl_sp_queue_pop(kl_sp_queue* q);
 
 // ---------------------------------------------------------------------------------------------
 // sphere_pack_insert.c

@@ -6,6 +6,7 @@
 // clearance grows, halved when it does not, as ProtoSphere moves its prototypes towards the centre
 // of the largest empty sphere. The sphere takes the exact clearance at its centre, less a margin for
 // rounding, so it never leaves the mesh or cuts another; the grid points near it are lowered.
+// Candidates are climbed in rounds on the workers and placed in queue order (see commit).
 // SPDX-License-Identifier: MIT
 #include "sphere_pack.h"
 
@@ -18,67 +19,6 @@
 #define KL_SP_LAST_STEP 0.01
 /// Most candidates climbed at once (on the workers) before they are placed in order.
 #define KL_SP_MAX_BATCH 64
-
-typedef struct heap_item
-{
-	float value;
-	int32_t index;
-} heap_item;
-
-typedef struct heap
-{
-	heap_item* items;
-	int count;
-} heap;
-
-static bool above(heap_item a, heap_item b)
-{
-	return a.value > b.value || (a.value == b.value && a.index < b.index);
-}
-
-static void sift_down(heap* h, int i)
-{
-	for (;;)
-	{
-		int l = 2 * i + 1, r = l + 1, top = i;
-		if (l < h->count && above(h->items[l], h->items[top]))
-		{
-			top = l;
-		}
-		if (r < h->count && above(h->items[r], h->items[top]))
-		{
-			top = r;
-		}
-		if (top == i)
-		{
-			return;
-		}
-		heap_item t = h->items[i];
-		h->items[i] = h->items[top];
-		h->items[top] = t;
-		i = top;
-	}
-}
-
-/// Pushes an item; the queue never holds more than the grid points it started with.
-static void push(heap* h, heap_item item)
-{
-	int i = h->count++;
-	while (i > 0 && above(item, h->items[(i - 1) / 2]))
-	{
-		h->items[i] = h->items[(i - 1) / 2];
-		i = (i - 1) / 2;
-	}
-	h->items[i] = item;
-}
-
-static heap_item pop(heap* h)
-{
-	heap_item top = h->items[0];
-	h->items[0] = h->items[--h->count];
-	sift_down(h, 0);
-	return top;
-}
 
 // ---------------------------------------------------------------------------------------------
 
@@ -208,34 +148,6 @@ static bool place(kl_sp_builder* b, vec3s p, double r, double reach)
 	return kl_sp_buckets_add_sphere(b, b->count - 1);
 }
 
-static heap start_queue(const kl_sp_grid* g, float floor)
-{
-	heap h = {NULL, 0};
-	int64_t count = (int64_t)g->n[0] * g->n[1] * g->n[2];
-	int64_t inside = 0;
-	for (int64_t i = 0; i < count; ++i)
-	{
-		inside += g->clear[i] > floor;
-	}
-	h.items = kl_alloc((size_t)(inside > 0 ? inside : 1), sizeof(heap_item));
-	if (h.items == NULL)
-	{
-		return h;
-	}
-	for (int64_t i = 0; i < count; ++i)
-	{
-		if (g->clear[i] > floor)
-		{
-			h.items[h.count++] = (heap_item){g->clear[i], (int32_t)i};
-		}
-	}
-	for (int i = h.count / 2 - 1; i >= 0; --i)
-	{
-		sift_down(&h, i);
-	}
-	return h;
-}
-
 /// The progress of insertion: spheres or coverage, whichever is nearer its limit.
 static float insert_fraction(const kl_sp_builder* b, double target)
 {
@@ -296,24 +208,24 @@ static int batch_size(int count)
 
 /// Pops up to `want` fresh candidates (stale entries go back with their values). Stops early at a
 /// top below min_radius less a cell, which no climb can make up.
-static int gather(heap* q, const kl_sp_grid* g, float floor, double min_radius, candidate* out, int want)
+static int gather(kl_sp_queue* q, const kl_sp_grid* g, float floor, double min_radius, candidate* out, int want)
 {
 	int n = 0;
 	while (n < want && q->count > 0)
 	{
-		heap_item top = pop(q);
+		kl_sp_item top = kl_sp_queue_pop(q);
 		float now = g->clear[top.index];
 		if (top.value != now)
 		{
 			if (now > floor)
 			{
-				push(q, (heap_item){now, top.index});
+				kl_sp_queue_push(q, (kl_sp_item){now, top.index});
 			}
 			continue;
 		}
 		if ((double)top.value + g->h < min_radius)
 		{
-			push(q, top);
+			kl_sp_queue_push(q, top);
 			break;
 		}
 		out[n++] = (candidate){top.index, top.value, 0.0, 0.0, {{0.0f, 0.0f, 0.0f}}, false};
@@ -322,19 +234,19 @@ static int gather(heap* q, const kl_sp_grid* g, float floor, double min_radius, 
 }
 
 /// Queues a candidate again with its grid point's clearance, lowered to `c` (an exact value).
-static void requeue(heap* q, kl_sp_grid* g, const candidate* cd, double c, float floor)
+static void requeue(kl_sp_queue* q, kl_sp_grid* g, const candidate* cd, double c, float floor)
 {
 	g->clear[cd->index] = kl_minf(g->clear[cd->index], (float)c);
 	if (g->clear[cd->index] > floor)
 	{
-		push(q, (heap_item){g->clear[cd->index], cd->index});
+		kl_sp_queue_push(q, (kl_sp_item){g->clear[cd->index], cd->index});
 	}
 }
 
 /// Places a batch's candidates in order. One whose grid point measured below the queue's top goes
 /// back (lazy greedy); one that an earlier sphere of the batch now comes nearer than its clearance
 /// goes back to be climbed again; one too small or outside is dropped.
-static kl_result commit(kl_sp_builder* b, heap* q, candidate* items, int n, float floor, double target)
+static kl_result commit(kl_sp_builder* b, kl_sp_queue* q, candidate* items, int n, float floor, double target)
 {
 	kl_sp_grid* g = &b->grid;
 	for (int k = 0; k < n; ++k)
@@ -375,7 +287,7 @@ kl_result kl_sp_insert(kl_sp_builder* b)
 {
 	kl_sp_grid* g = &b->grid;
 	float floor = (float)(KL_SP_FLOOR * g->h);
-	heap q = start_queue(g, floor);
+	kl_sp_queue q = kl_sp_queue_start(g, floor);
 	candidate* items = kl_alloc(KL_SP_MAX_BATCH, sizeof(candidate));
 	if (q.items == NULL || items == NULL)
 	{
