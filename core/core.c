@@ -245,6 +245,16 @@ uint32_t kl_hash_bytes(uint32_t hash, const void* data, size_t size)
 	return hash;
 }
 
+uint64_t kl_hash64_bytes(uint64_t hash, const void* data, size_t size)
+{
+	const unsigned char* bytes = data;
+	for (size_t i = 0; i < size; ++i)
+	{
+		hash = (hash ^ bytes[i]) * 0x100000001b3ull;
+	}
+	return hash;
+}
+
 double kl_time_seconds(void)
 {
 	struct timespec ts;

@@ -135,5 +135,10 @@ int kl_compare_float_keys(const void* a, const void* b);
 #define KL_HASH_INIT 2166136261u
 uint32_t kl_hash_bytes(uint32_t hash, const void* data, size_t size);
 
+/// 64-bit FNV-1a, continued from a previous value (start with KL_HASH64_INIT): the cache files'
+/// fingerprints of meshes and payloads, where 32 bits would collide too easily.
+#define KL_HASH64_INIT 0xcbf29ce484222325ull
+uint64_t kl_hash64_bytes(uint64_t hash, const void* data, size_t size);
+
 /// Monotonic clock in seconds.
 double kl_time_seconds(void);

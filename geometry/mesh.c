@@ -19,14 +19,25 @@ kl_mesh_def kl_default_mesh_def(void)
 	return def;
 }
 
-bool kl_mesh_report(const kl_mesh_def* def, const char* stage, float fraction)
+bool kl_progress_report(kl_progress_fn* progress, void* context, const char* stage, float fraction)
 {
-	if (def->progress == NULL || def->progress(stage, fraction, def->progress_context))
+	if (progress == NULL || progress(stage, fraction, context))
 	{
 		return true;
 	}
-	kl_fail(KL_ERR_CANCELLED, "mesh build cancelled by the progress callback (stage %s)", stage);
+	kl_fail(KL_ERR_CANCELLED, "cancelled by the progress callback (stage %s)", stage);
 	return false;
+}
+
+bool kl_mesh_report(const kl_mesh_def* def, const char* stage, float fraction)
+{
+	return kl_progress_report(def->progress, def->progress_context, stage, fraction);
+}
+
+uint64_t kl_mesh_geometry_hash(const vec3s* vertices, int vertex_count, const int32_t* indices, int triangle_count)
+{
+	uint64_t h = kl_hash64_bytes(KL_HASH64_INIT, vertices, (size_t)vertex_count * sizeof(vec3s));
+	return kl_hash64_bytes(h, indices, (size_t)triangle_count * 3 * sizeof(int32_t));
 }
 
 bool kl_mesh_report_loop(const kl_mesh_def* def, const char* stage, int i, int count)

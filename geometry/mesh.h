@@ -57,7 +57,10 @@ struct kl_mesh
 
 /// Checks a def's counts, tolerances and finite values (kl_fail says what is wrong).
 kl_result kl_mesh_validate_def(const kl_mesh_def* def);
-/// Reports progress of a stage; false when the callback asked to stop (the failure is recorded).
+/// Reports progress of a stage to a callback (NULL: none); false when it asked to stop (the failure,
+/// KL_ERR_CANCELLED, is recorded).
+bool kl_progress_report(kl_progress_fn* progress, void* context, const char* stage, float fraction);
+/// kl_progress_report with the def's callback.
 bool kl_mesh_report(const kl_mesh_def* def, const char* stage, float fraction);
 /// Welding, cleaning, topology and mass, with their progress reports.
 kl_result kl_mesh_build_geometry(const kl_mesh_def* def, kl_mesh* mesh, int32_t* remap);
@@ -73,6 +76,9 @@ void kl_mesh_free_geometry(kl_mesh* mesh);
 /// Reports a long loop's progress every so many iterations (mesh.c). False when the progress
 /// callback asked to stop; the failure is then recorded.
 bool kl_mesh_report_loop(const kl_mesh_def* def, const char* stage, int i, int count);
+
+/// 64-bit FNV-1a over the vertices' and indices' bytes: what a cache file built from a mesh is tied to.
+uint64_t kl_mesh_geometry_hash(const vec3s* vertices, int vertex_count, const int32_t* indices, int triangle_count);
 
 /// The length of the box's diagonal: the size the zero-area and zero-volume ratios scale with.
 double kl_mesh_bounds_diagonal(kl_aabb box);

@@ -180,4 +180,53 @@ KL_API const char* kl_mesh_source(const kl_mesh* mesh);
 /// Mass properties of the mesh scaled per axis (every scale component > 0).
 KL_API kl_mass_data kl_mesh_mass(const kl_mesh* mesh, float density, vec3s scale);
 
+// ---------------------------------------------------------------------------------------------
+// Inner-sphere packing (docs/inner-spheres.md)
+
+/// Most spheres one packing holds.
+#define KL_SPHERE_PACK_MAX_SPHERES (1 << 20)
+/// Most cells of a packing's sample grid along the mesh's longest side.
+#define KL_SPHERE_PACK_MAX_RESOLUTION 1024
+
+/// How to fill a closed mesh with non-overlapping inner spheres: greedily, each sphere the largest
+/// that fits among the surface and the spheres before it (a signed distance grid picks where,
+/// exact distances decide the size). It stops at the first of max_spheres, the coverage target, or
+/// no empty sphere of min_radius left.
+typedef struct kl_sphere_pack_def
+{
+	int max_spheres;	///< 1000; 1 to KL_SPHERE_PACK_MAX_SPHERES
+	float coverage;		///< stop once the spheres fill this fraction of the volume (0: no target; below 1)
+	float min_radius;	///< stop when no empty sphere this large is left (object units; 0: none)
+	uint32_t seed;		///< moves the sample grid by a sub-cell offset: another packing of about the same coverage
+	/// Sample grid cells along the mesh's longest side (0: from max_spheres and the mesh's shape, about
+	/// 30 grid points inside per sphere; up to KL_SPHERE_PACK_MAX_RESOLUTION). The first n spheres of a
+	/// packing are the packing of n spheres made on the same grid.
+	int resolution;
+	/// Threads, the caller's included (0 or 1: the calling thread only). The spheres are the same
+	/// bit for bit for any count.
+	int worker_count;
+	kl_progress_fn* progress; ///< stages "sphere pack: distance" and "sphere pack: insert"
+	void* progress_context;
+	/// A file for the packing: read when it holds this mesh's packing with these settings (all but
+	/// worker_count and progress), else the packing is made and written there. NULL: no file.
+	const char* cache;
+} kl_sphere_pack_def;
+
+KL_API kl_sphere_pack_def kl_default_sphere_pack_def(void);
+
+/// Inner spheres of a closed mesh, in the mesh's frame, largest first (insertion order). Immutable.
+typedef struct kl_sphere_packing kl_sphere_packing;
+
+/// Packs the closed mesh (kl_mesh_get_info().closed) with spheres. Returns NULL with a message for an
+/// open or degenerate mesh, a bad def (KL_ERR_INVALID_ARGUMENT), out of memory, or a cancel.
+KL_API kl_sphere_packing* kl_sphere_pack(const kl_mesh* mesh, const kl_sphere_pack_def* def);
+/// Frees the packing. NULL is ignored.
+KL_API void kl_sphere_packing_destroy(kl_sphere_packing* packing);
+KL_API int kl_sphere_packing_count(const kl_sphere_packing* packing);
+KL_API const kl_sphere* kl_sphere_packing_spheres(const kl_sphere_packing* packing);
+/// The spheres' total volume over the mesh's volume: the fraction of the solid they fill.
+KL_API float kl_sphere_packing_coverage(const kl_sphere_packing* packing);
+/// What became of kl_sphere_pack_def.cache.
+KL_API kl_mesh_cache_status kl_sphere_packing_cache_status(const kl_sphere_packing* packing);
+
 KL_C_END

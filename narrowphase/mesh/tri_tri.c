@@ -452,54 +452,6 @@ static inline double kl_clamp01(double x)
 	return x < 0.0 ? 0.0 : (x > 1.0 ? 1.0 : x);
 }
 
-/// Closest point of triangle abc to p (Ericson, Real-Time Collision Detection 5.1.5) and the
-/// feature it lies on.
-static kl_d3 closest_on_triangle_d(kl_d3 p, kl_d3 a, kl_d3 b, kl_d3 c, uint8_t* feature)
-{
-	kl_d3 ab = kl_d3_sub(b, a), ac = kl_d3_sub(c, a), ap = kl_d3_sub(p, a);
-	double d1 = kl_d3_dot(ab, ap), d2 = kl_d3_dot(ac, ap);
-	if (d1 <= 0.0 && d2 <= 0.0)
-	{
-		*feature = KL_TRI_VERTEX0;
-		return a;
-	}
-	kl_d3 bp = kl_d3_sub(p, b);
-	double d3 = kl_d3_dot(ab, bp), d4 = kl_d3_dot(ac, bp);
-	if (d3 >= 0.0 && d4 <= d3)
-	{
-		*feature = KL_TRI_VERTEX0 + 1;
-		return b;
-	}
-	double vc = d1 * d4 - d3 * d2;
-	if (vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0)
-	{
-		*feature = KL_TRI_EDGE0;
-		return kl_d3_add(a, kl_d3_scale(ab, d1 / (d1 - d3)));
-	}
-	kl_d3 cp = kl_d3_sub(p, c);
-	double d5 = kl_d3_dot(ab, cp), d6 = kl_d3_dot(ac, cp);
-	if (d6 >= 0.0 && d5 <= d6)
-	{
-		*feature = KL_TRI_VERTEX0 + 2;
-		return c;
-	}
-	double vb = d5 * d2 - d1 * d6;
-	if (vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0)
-	{
-		*feature = KL_TRI_EDGE0 + 2;
-		return kl_d3_add(a, kl_d3_scale(ac, d2 / (d2 - d6)));
-	}
-	double va = d3 * d6 - d5 * d4;
-	if (va <= 0.0 && d4 - d3 >= 0.0 && d5 - d6 >= 0.0)
-	{
-		*feature = KL_TRI_EDGE0 + 1;
-		return kl_d3_add(b, kl_d3_scale(kl_d3_sub(c, b), (d4 - d3) / ((d4 - d3) + (d5 - d6))));
-	}
-	double denom = 1.0 / (va + vb + vc);
-	*feature = KL_TRI_FACE;
-	return kl_d3_add(a, kl_d3_add(kl_d3_scale(ab, vb * denom), kl_d3_scale(ac, vc * denom)));
-}
-
 /// Closest points of segments p1q1 and p2q2 (Ericson 5.1.9): parameters s on the first, t on
 /// the second. Parallel segments take s = 0 (deterministic).
 static void kl_closest_segments(kl_d3 p1, kl_d3 q1, kl_d3 p2, kl_d3 q2, double* s_out, double* t_out)
@@ -543,18 +495,6 @@ static void kl_closest_segments(kl_d3 p1, kl_d3 q1, kl_d3 p2, kl_d3 q2, double* 
 	}
 	*s_out = s;
 	*t_out = t;
-}
-
-vec3s kl_closest_on_triangle(vec3s p, const vec3s t[3], uint8_t* feature)
-{
-	vec3s o = t[0];
-	uint8_t f = KL_TRI_FACE;
-	kl_d3 q = closest_on_triangle_d(kl_d3_rel(p, o), kl_d3_make(0.0, 0.0, 0.0), kl_d3_rel(t[1], o), kl_d3_rel(t[2], o), &f);
-	if (feature != NULL)
-	{
-		*feature = f;
-	}
-	return kl_d3_world(q, o);
 }
 
 static inline uint8_t kl_edge_feature(int edge, double s)
@@ -617,7 +557,7 @@ static void kl_offer_piercings(kl_closest* best, const kl_d3 x[3], const kl_d3 y
 		{
 			kl_d3 p = kl_d3_add(x[k], kl_d3_scale(kl_d3_sub(x[l], x[k]), d[k] / (d[k] - d[l])));
 			uint8_t fy;
-			kl_d3 q = closest_on_triangle_d(p, y[0], y[1], y[2], &fy);
+			kl_d3 q = kl_closest_on_triangle_d(p, y[0], y[1], y[2], &fy);
 			uint8_t fx = (uint8_t)(KL_TRI_EDGE0 + k);
 			if (x_is_a)
 			{
@@ -662,7 +602,7 @@ static kl_tri_distance kl_tri_distance_of(const vec3s a[3], const vec3s b[3], bo
 		for (int k = 0; k < 3; ++k)
 		{
 			uint8_t fa;
-			kl_d3 q = closest_on_triangle_d(B[k], A[0], A[1], A[2], &fa);
+			kl_d3 q = kl_closest_on_triangle_d(B[k], A[0], A[1], A[2], &fa);
 			kl_closest_offer(&best, q, B[k], fa, (uint8_t)(KL_TRI_VERTEX0 + k));
 		}
 	}
@@ -671,7 +611,7 @@ static kl_tri_distance kl_tri_distance_of(const vec3s a[3], const vec3s b[3], bo
 		for (int k = 0; k < 3; ++k)
 		{
 			uint8_t fb;
-			kl_d3 q = closest_on_triangle_d(A[k], B[0], B[1], B[2], &fb);
+			kl_d3 q = kl_closest_on_triangle_d(A[k], B[0], B[1], B[2], &fb);
 			kl_closest_offer(&best, A[k], q, (uint8_t)(KL_TRI_VERTEX0 + k), fb);
 		}
 	}

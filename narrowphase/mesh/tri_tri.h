@@ -3,16 +3,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include <kollide/types.h>
+#include "tri_closest.h"
 
-/// Features of a triangle (v0, v1, v2), as the distance and contact code name them: vertex k,
-/// edge k (from vertex k to vertex k+1 mod 3), or the face. Fits in 3 bits.
-enum
-{
-	KL_TRI_VERTEX0 = 0,
-	KL_TRI_EDGE0 = 3,
-	KL_TRI_FACE = 6,
-};
+#include <kollide/types.h>
 
 /// Sign of det(b - a, c - a, d - a) for float inputs, exact for every finite input: +1 when d
 /// lies on the side that the normal (b - a) × (c - a) points to, -1 on the other side, 0 when the
@@ -31,10 +24,6 @@ bool kl_tri_tri_overlap(const vec3s a[3], const vec3s b[3]);
 /// This is the edge test of the reference path that kl_tri_tri_overlap falls back to for
 /// coplanar or degenerate pairs.
 bool kl_segment_triangle_overlap(vec3s p, vec3s q, vec3s a, vec3s b, vec3s c);
-
-/// Closest point of the triangle t to p (Ericson's Voronoi-region walk, in double around t[0]) and
-/// the feature it lies on (KL_TRI_VERTEX0 + k, KL_TRI_EDGE0 + k or KL_TRI_FACE; may be NULL).
-vec3s kl_closest_on_triangle(vec3s p, const vec3s t[3], uint8_t* feature);
 
 /// Distance between two triangles with the closest points and the features they lie on.
 typedef struct kl_tri_distance

@@ -64,9 +64,6 @@ kl_result kl_pointshell_save(const char* path, const kl_pointshell* model, const
 /// file is missing or does not match or check out (nothing recorded: the caller builds instead).
 kl_pointshell* kl_pointshell_load(const char* path, const vec3s* vertices, int vertex_count, const int32_t* indices,
 								  int triangle_count, const kl_pointshell_build_def* def);
-/// FNV-1a over the vertices' and indices' bytes: what a cache file is tied to.
-uint64_t kl_pointshell_geometry_hash(const vec3s* vertices, int vertex_count, const int32_t* indices,
-									 int triangle_count);
 
 /// Bytes of the model by part.
 typedef struct kl_pointshell_memory

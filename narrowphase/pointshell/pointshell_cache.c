@@ -9,6 +9,9 @@
 // SPDX-License-Identifier: MIT
 #include "pointshell_build.h"
 
+#include "file.h"
+#include "mesh.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -37,25 +40,6 @@ typedef struct cache_header
 	int32_t leaf_bucket; ///< the model's (kl_pointshell_leaf_bucket of the build def)
 } cache_header;
 
-static uint64_t fnv1a(uint64_t h, const void* data, size_t size)
-{
-	const unsigned char* p = data;
-	for (size_t i = 0; i < size; ++i)
-	{
-		h = (h ^ p[i]) * 0x100000001b3ull;
-	}
-	return h;
-}
-
-static const uint64_t k_fnv_basis = 0xcbf29ce484222325ull;
-
-uint64_t kl_pointshell_geometry_hash(const vec3s* vertices, int vertex_count, const int32_t* indices,
-									 int triangle_count)
-{
-	uint64_t h = fnv1a(k_fnv_basis, vertices, (size_t)vertex_count * sizeof(vec3s));
-	return fnv1a(h, indices, (size_t)triangle_count * 3 * sizeof(int32_t));
-}
-
 /// The arrays of a model in file order: pointer, item size, count.
 typedef struct part
 {
@@ -83,10 +67,10 @@ static uint64_t payload_hash(kl_pointshell* m)
 {
 	part parts[7];
 	int n = model_parts(m, parts);
-	uint64_t h = k_fnv_basis;
+	uint64_t h = KL_HASH64_INIT;
 	for (int i = 0; i < n; ++i)
 	{
-		h = fnv1a(h, *parts[i].data, parts[i].size * parts[i].count);
+		h = kl_hash64_bytes(h, *parts[i].data, parts[i].size * parts[i].count);
 	}
 	return h;
 }
@@ -99,7 +83,7 @@ kl_result kl_pointshell_save(const char* path, const kl_pointshell* model, const
 	memcpy(h.magic, "KLPSHELL", 8);
 	h.version = KL_PS_CACHE_VERSION;
 	h.byte_order = KL_PS_CACHE_BOM;
-	h.geometry_hash = kl_pointshell_geometry_hash((const vec3s*)m->vertices, m->vertex_count, m->indices,
+	h.geometry_hash = kl_mesh_geometry_hash((const vec3s*)m->vertices, m->vertex_count, m->indices,
 												  m->triangle_count);
 	h.payload_hash = payload_hash(m);
 	h.vertex_count = m->vertex_count;
@@ -146,20 +130,7 @@ static bool header_matches(const cache_header* h, const vec3s* vertices, int ver
 		   h->cong_count >= 1 &&
 		   h->cong_count <= triangle_count && h->node_count >= h->cong_count && h->node_count < (1 << 28) &&
 		   h->point_count < (1u << 30) && h->entry_count <= h->point_count &&
-		   h->geometry_hash == kl_pointshell_geometry_hash(vertices, vertex_count, indices, triangle_count);
-}
-
-/// Whether the rest of the file, from its position, holds exactly `bytes`: checked before the arrays
-/// are allocated, so that a header's counts cannot ask for more memory than the file could fill.
-static bool remaining_is(FILE* f, uint64_t bytes)
-{
-	long at = ftell(f);
-	if (at < 0 || fseek(f, 0, SEEK_END) != 0)
-	{
-		return false;
-	}
-	long end = ftell(f);
-	return end >= at && (uint64_t)(end - at) == bytes && fseek(f, at, SEEK_SET) == 0;
+		   h->geometry_hash == kl_mesh_geometry_hash(vertices, vertex_count, indices, triangle_count);
 }
 
 kl_pointshell* kl_pointshell_load(const char* path, const vec3s* vertices, int vertex_count, const int32_t* indices,
@@ -202,7 +173,7 @@ kl_pointshell* kl_pointshell_load(const char* path, const vec3s* vertices, int v
 		{
 			bytes += (uint64_t)parts[i].size * parts[i].count;
 		}
-		ok = remaining_is(f, bytes);
+		ok = kl_file_remaining_is(f, bytes);
 		for (int i = 0; ok && i < n; ++i)
 		{
 			*parts[i].data = kl_alloc(parts[i].count > 0 ? parts[i].count : 1, parts[i].size);

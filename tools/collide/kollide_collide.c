@@ -6,7 +6,6 @@
 #include "collide_heatmap.h"
 #include "pair_core.h"
 
-#include <errno.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -81,18 +80,6 @@ static void usage(FILE* out)
 			"of the poses whose closest point lies on a vertex's triangle, coloured, unassigned vertices grey.\n");
 }
 
-static bool parse_int(const char* s, int lo, int hi, int* out)
-{
-	char* end;
-	errno = 0;
-	long v = strtol(s, &end, 10);
-	if (errno != 0 || end == s || *end != '\0' || v < lo || v > hi)
-	{
-		return false;
-	}
-	*out = (int)v;
-	return true;
-}
 
 /// Index of value in names, or -1.
 static int find_name(const char* value, const char* const* names, int count)
@@ -174,7 +161,7 @@ static bool parse_option(options* o, const char* name, const char* value)
 	}
 	else if (strcmp(name, "--threads") == 0)
 	{
-		return parse_int(value, 1, 256, &o->threads);
+		return kl_pair_parse_int(value, 1, 256, &o->threads);
 	}
 	else if (strcmp(name, "--builder") == 0)
 	{
@@ -186,13 +173,13 @@ static bool parse_option(options* o, const char* name, const char* value)
 	else if (strcmp(name, "--k") == 0)
 	{
 		static const char* names[] = {"6", "14", "18", "26", "32", "46"};
-		return find_name(value, names, 6) >= 0 && parse_int(value, 6, 46, &o->build.bvh_k);
+		return find_name(value, names, 6) >= 0 && kl_pair_parse_int(value, 6, 46, &o->build.bvh_k);
 	}
 	else if (strcmp(name, "--width") == 0)
 	{
 		// Powers of two up to 16 (the AVX-512 1-vs-16 kernels).
 		int w = 0;
-		if (!parse_int(value, 2, 16, &w) || (w & (w - 1)) != 0)
+		if (!kl_pair_parse_int(value, 2, 16, &w) || (w & (w - 1)) != 0)
 			return false;
 		o->build.bvh_width = w;
 	}

@@ -20,6 +20,19 @@ double kl_pair_now(void)
 	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+bool kl_pair_parse_int(const char* s, int lo, int hi, int* out)
+{
+	char* end;
+	errno = 0;
+	long v = strtol(s, &end, 10);
+	if (errno != 0 || end == s || *end != '\0' || v < lo || v > hi)
+	{
+		return false;
+	}
+	*out = (int)v;
+	return true;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Loading
 

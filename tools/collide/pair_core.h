@@ -47,6 +47,9 @@ void kl_pose_file_free(kl_pose_file* file);
 /// Monotonic clock in seconds.
 double kl_pair_now(void);
 
+/// A whole decimal integer in [lo, hi] (nothing after it); false otherwise.
+bool kl_pair_parse_int(const char* s, int lo, int hi, int* out);
+
 /// Sorts n doubles ascending.
 void kl_pair_sort(double* v, int n);
 /// The median of n >= 1 sorted values.
