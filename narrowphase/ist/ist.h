@@ -28,7 +28,9 @@ struct kl_sphere_tree
 	kl_sphere* spheres;	   ///< the input, in input order
 	kl_sphere* node_bound; ///< per node: its bounding sphere (node 0: the whole tree's)
 	float* node_volume;	   ///< per node: Σ of its inner spheres' volumes
+	float* density;		   ///< per sphere: represented volume over its own (NULL: all 1)
 	float sphere_volume;
+	float represented_volume; ///< Σ of the represented volumes (sphere_volume when density is NULL)
 	size_t bytes;
 };
 
@@ -93,6 +95,7 @@ typedef struct kl_ist_walk
 	kl_ist_batch batch;
 	// Sums over the pairs found, in b's frame (moments about b's origin), in pair order.
 	double volume;
+	double intersection; ///< Σ ρ_a ρ_b V over the pairs
 	double normal_sum[3];
 	double moment[3];
 	double max_depth;

@@ -125,9 +125,14 @@ static double direction(float ax, float ay, float az, const float* b, double* n)
 void kl_ist_accumulate(kl_ist_walk* w)
 {
 	kl_ist_batch* bt = &w->batch;
+	const float* density_a = w->a->density;
+	const float* density_b = w->b->density;
 	for (int k = 0; k < bt->count; ++k)
 	{
 		w->volume += bt->volume[k];
+		double rho_a = density_a != NULL ? density_a[bt->sphere_a[k]] : 1.0;
+		double rho_b = density_b != NULL ? density_b[bt->sphere_b[k]] : 1.0;
+		w->intersection += rho_a * rho_b * bt->volume[k];
 		for (int c = 0; c < 3; ++c)
 		{
 			w->normal_sum[c] += bt->f[c][k];
@@ -162,10 +167,21 @@ bool kl_ist_reserve(kl_ist_walk* w, int more)
 	return true;
 }
 
+/// A sphere's or a node's density: represented over own volume (a node: the whole tree's ratio).
+static double density_of(const kl_sphere_tree* t, int32_t code)
+{
+	if (code < 0)
+	{
+		return t->density != NULL ? t->density[-1 - code] : 1.0;
+	}
+	return t->sphere_volume > 0.0f ? (double)t->represented_volume / t->sphere_volume : 1.0;
+}
+
 /// The node pairs the budget left: each one's expected overlap is the lens of the two bounding spheres
 /// times the fraction of each that its inner spheres fill; the true overlap lies between 0 and the
 /// smallest of that lens and the two subtrees' sphere volumes (when each tree's spheres are disjoint).
-static void estimate_rest(kl_ist_walk* w, double* estimate, double* error)
+/// The intersection estimate weighs each by the two sides' densities.
+static void estimate_rest(kl_ist_walk* w, double* estimate, double* error, double* intersection)
 {
 	for (int k = 0; k < w->stack_count; ++k)
 	{
@@ -183,6 +199,7 @@ static void estimate_rest(kl_ist_walk* w, double* estimate, double* error)
 		double most = fmin(lens, fmin(va, vb));
 		add_contribution(w, expected, n, sb.center.raw, sa.radius, sb.radius, d);
 		*estimate += expected;
+		*intersection += expected * density_of(w->a, it.a) * density_of(w->b, it.b);
 		*error += fmax(expected, most - expected);
 	}
 }
@@ -309,7 +326,8 @@ kl_result kl_sphere_tree_overlap(const kl_sphere_tree* a, kl_transform pose_a, c
 	double found = w.volume;
 	double estimate = 0.0;
 	double error = 0.0;
-	estimate_rest(&w, &estimate, &error);
+	double intersection = w.intersection;
+	estimate_rest(&w, &estimate, &error, &intersection);
 	kl_free(w.stack);
 	if (w.failed)
 	{
@@ -321,6 +339,7 @@ kl_result kl_sphere_tree_overlap(const kl_sphere_tree* a, kl_transform pose_a, c
 	result->estimated_volume = (float)estimate;
 	result->volume = (float)(found + estimate);
 	result->volume_error_bound = (float)error;
+	result->intersection_volume = (float)intersection;
 	result->used = used;
 	return KL_OK;
 }
