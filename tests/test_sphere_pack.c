@@ -135,6 +135,39 @@ static void assert_same(const kl_sphere_packing* a, const kl_sphere_packing* b)
 	assert_memory_equal(kl_sphere_packing_spheres(a), kl_sphere_packing_spheres(b),
 						(size_t)kl_sphere_packing_count(a) * sizeof(kl_sphere));
 	assert_true(kl_sphere_packing_coverage(a) == kl_sphere_packing_coverage(b));
+	assert_memory_equal(kl_sphere_packing_represented_volumes(a), kl_sphere_packing_represented_volumes(b),
+						(size_t)kl_sphere_packing_count(a) * sizeof(float));
+}
+
+/// Each sphere stands for at least its own volume, and together they stand for the mesh's volume;
+/// spheres near the gaps (the surface) get more than the deep ones.
+static void test_represented_volumes(void** state)
+{
+	(void)state;
+	kl_mesh* cube = kl_test_cube_mesh();
+	kl_sphere_pack_def def = kl_default_sphere_pack_def();
+	def.max_spheres = 2000;
+	kl_sphere_packing* p = kl_sphere_pack(cube, &def);
+	assert_non_null(p);
+	const kl_sphere* s = kl_sphere_packing_spheres(p);
+	const float* w = kl_sphere_packing_represented_volumes(p);
+	assert_non_null(w);
+	double total = 0.0, extra = 0.0;
+	for (int i = 0; i < kl_sphere_packing_count(p); ++i)
+	{
+		double own = 4.0 / 3.0 * GLM_PI * pow(s[i].radius, 3.0);
+		assert_true(w[i] >= (float)own * (1.0f - 1e-6f));
+		total += w[i];
+		extra += w[i] - own;
+	}
+	assert_near(total, 1.0, 1e-4); // the unit cube
+	assert_near(extra, 1.0 - kl_sphere_packing_coverage(p), 1e-4);
+	// The first sphere (the inscribed ball) stands for little more than itself: the gaps lie at the
+	// corners and edges, nearer to smaller spheres.
+	assert_true(w[0] < 1.05 * 4.0 / 3.0 * GLM_PI * pow(s[0].radius, 3.0));
+	assert_null(kl_sphere_packing_represented_volumes(NULL));
+	kl_sphere_packing_destroy(p);
+	kl_mesh_release(cube);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -604,6 +637,7 @@ int main(void)
 		cmocka_unit_test(test_inside_and_apart),
 		cmocka_unit_test(test_coverage_grows),
 		cmocka_unit_test(test_high_coverage),
+		cmocka_unit_test(test_represented_volumes),
 		cmocka_unit_test(test_stop_rules),
 		cmocka_unit_test(test_threads_and_seed),
 		cmocka_unit_test(test_cache_file),
