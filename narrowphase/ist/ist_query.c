@@ -127,31 +127,43 @@ void kl_ist_accumulate(kl_ist_walk* w)
 	kl_ist_batch* bt = &w->batch;
 	const float* density_a = w->a->density;
 	const float* density_b = w->b->density;
+	// The sums in locals (the pair output could alias w's fields), added in pair order as ever.
+	double volume = w->volume, intersection = w->intersection, max_depth = w->max_depth;
+	double normal_sum[3] = {w->normal_sum[0], w->normal_sum[1], w->normal_sum[2]};
+	double moment[3] = {w->moment[0], w->moment[1], w->moment[2]};
 	for (int k = 0; k < bt->count; ++k)
 	{
-		w->volume += bt->volume[k];
+		volume += bt->volume[k];
 		double rho_a = density_a != NULL ? density_a[bt->sphere_a[k]] : 1.0;
 		double rho_b = density_b != NULL ? density_b[bt->sphere_b[k]] : 1.0;
-		w->intersection += rho_a * rho_b * bt->volume[k];
+		intersection += rho_a * rho_b * bt->volume[k];
 		for (int c = 0; c < 3; ++c)
 		{
-			w->normal_sum[c] += bt->f[c][k];
-			w->moment[c] += bt->m[c][k];
+			normal_sum[c] += bt->f[c][k];
+			moment[c] += bt->m[c][k];
 		}
-		w->max_depth = bt->depth[k] > w->max_depth ? bt->depth[k] : w->max_depth;
-		if (w->pair_count + k < w->pair_capacity)
-		{
-			vec3s n = {{bt->n[0][k], bt->n[1][k], bt->n[2][k]}};
-			vec3s p = {{bt->p[0][k], bt->p[1][k], bt->p[2][k]}};
-			w->pairs[w->pair_count + k] = (kl_sphere_pair){
-				.sphere_a = bt->sphere_a[k],
-				.sphere_b = bt->sphere_b[k],
-				.volume = bt->volume[k],
-				.depth = bt->depth[k],
-				.normal = kl_rotate(w->pose_b.q, n),
-				.point = kl_transform_point(w->pose_b, p),
-			};
-		}
+		max_depth = bt->depth[k] > max_depth ? bt->depth[k] : max_depth;
+	}
+	w->volume = volume;
+	w->intersection = intersection;
+	w->max_depth = max_depth;
+	for (int c = 0; c < 3; ++c)
+	{
+		w->normal_sum[c] = normal_sum[c];
+		w->moment[c] = moment[c];
+	}
+	for (int k = 0; k < bt->count && w->pair_count + k < w->pair_capacity; ++k)
+	{
+		vec3s n = {{bt->n[0][k], bt->n[1][k], bt->n[2][k]}};
+		vec3s p = {{bt->p[0][k], bt->p[1][k], bt->p[2][k]}};
+		w->pairs[w->pair_count + k] = (kl_sphere_pair){
+			.sphere_a = bt->sphere_a[k],
+			.sphere_b = bt->sphere_b[k],
+			.volume = bt->volume[k],
+			.depth = bt->depth[k],
+			.normal = kl_rotate(w->pose_b.q, n),
+			.point = kl_transform_point(w->pose_b, p),
+		};
 	}
 	w->pair_count += bt->count;
 	bt->count = 0;
@@ -190,8 +202,14 @@ static void estimate_rest(kl_ist_walk* w, double* estimate, double* error, doubl
 		kl_sphere sb = it.b >= 0 ? w->b->node_bound[it.b] : w->b->spheres[-1 - it.b];
 		double va = it.a >= 0 ? w->a->node_volume[it.a] : kl_ist_sphere_volume(sa.radius);
 		double vb = it.b >= 0 ? w->b->node_volume[it.b] : kl_ist_sphere_volume(sb.radius);
+		// The item holds b's sphere for a node against a sphere, else a's centre in b's frame.
+		float ca[3] = {it.x, it.y, it.z};
+		if (it.a >= 0 && it.b < 0)
+		{
+			kl_ist_move(w->m, sa.center.x, sa.center.y, sa.center.z, ca);
+		}
 		double n[3];
-		double d = direction(it.x, it.y, it.z, sb.center.raw, n);
+		double d = direction(ca[0], ca[1], ca[2], sb.center.raw, n);
 		double lens = lens_volume(sa.radius, sb.radius, d);
 		double fill_a = fmin(1.0, va / fmax(kl_ist_sphere_volume(sa.radius), 1e-300));
 		double fill_b = fmin(1.0, vb / fmax(kl_ist_sphere_volume(sb.radius), 1e-300));
@@ -321,7 +339,7 @@ kl_result kl_sphere_tree_overlap(const kl_sphere_tree* a, kl_transform pose_a, c
 	}
 	float root[3];
 	kl_ist_move(w.m, a->node_bound[0].center.x, a->node_bound[0].center.y, a->node_bound[0].center.z, root);
-	w.stack[w.stack_count++] = (kl_ist_item){0, 0, root[0], root[1], root[2]};
+	w.stack[w.stack_count++] = (kl_ist_item){0, 0, root[0], root[1], root[2], a->node_bound[0].radius};
 	walk_for(used, a->width)(&w);
 	double found = w.volume;
 	double estimate = 0.0;
