@@ -17,25 +17,13 @@
 #include <string.h>
 #include <unistd.h>
 
-static kl_mesh* build_mesh(const vec3s* vertices, int vertex_count, const int32_t* indices, int triangle_count)
-{
-	kl_mesh_def def = kl_default_mesh_def();
-	def.vertices = vertices;
-	def.vertex_count = vertex_count;
-	def.indices = indices;
-	def.triangle_count = triangle_count;
-	kl_mesh* mesh = kl_mesh_build(&def);
-	assert_non_null(mesh);
-	return mesh;
-}
-
 /// The default torus knot (4,608 triangles): thin, curved, and of genus 1.
 static kl_mesh* knot_mesh(void)
 {
 	kl_meshgen_torus_knot_params p = kl_meshgen_default_torus_knot_params();
 	kl_meshgen_mesh m = {0};
 	assert_int_equal(kl_meshgen_torus_knot(&p, &m), KL_OK);
-	kl_mesh* mesh = build_mesh(m.vertices, m.vertex_count, m.indices, m.triangle_count);
+	kl_mesh* mesh = kl_test_mesh_build(m.vertices, m.vertex_count, m.indices, m.triangle_count);
 	kl_meshgen_free(&m);
 	assert_true(kl_mesh_get_info(mesh).closed);
 	return mesh;
@@ -112,7 +100,7 @@ static kl_mesh* hollow_cube_mesh(void)
 			idx[36 + 3 * t + k] = 8 + kl_test_cube_indices[3 * t + 2 - k];
 		}
 	}
-	kl_mesh* mesh = build_mesh(v, 16, idx, 24);
+	kl_mesh* mesh = kl_test_mesh_build(v, 16, idx, 24);
 	assert_true(kl_mesh_get_info(mesh).closed);
 	assert_near(kl_mesh_get_info(mesh).volume, 7.0, 1e-5);
 	return mesh;
@@ -533,7 +521,7 @@ static void test_bad_input(void** state)
 	expect_refused(NULL, &ok, KL_ERR_INVALID_ARGUMENT);
 
 	// An open box: the cube without its last triangle.
-	kl_mesh* open = build_mesh(kl_test_cube_vertices, 8, kl_test_cube_indices, 11);
+	kl_mesh* open = kl_test_mesh_build(kl_test_cube_vertices, 8, kl_test_cube_indices, 11);
 	assert_false(kl_mesh_get_info(open).closed);
 	expect_refused(open, &ok, KL_ERR_INVALID_ARGUMENT);
 	kl_mesh_release(open);

@@ -62,19 +62,6 @@ static kl_transform random_pose(double max_offset)
 // ---------------------------------------------------------------------------------------------
 // Shapes and their trees
 
-static kl_mesh* build_mesh(const vec3s* vertices, int vertex_count, const int32_t* indices, int triangle_count)
-{
-	kl_mesh_def def = kl_default_mesh_def();
-	def.vertices = vertices;
-	def.vertex_count = vertex_count;
-	def.indices = indices;
-	def.triangle_count = triangle_count;
-	kl_mesh* mesh = kl_mesh_build(&def);
-	assert_non_null(mesh);
-	assert_true(kl_mesh_get_info(mesh).closed);
-	return mesh;
-}
-
 /// A meshgen rock: amplitude 0 and scale 1 give a geodesic sphere of the radius.
 static kl_mesh* rock_mesh(uint32_t seed, float radius, float amplitude, vec3s scale)
 {
@@ -86,8 +73,9 @@ static kl_mesh* rock_mesh(uint32_t seed, float radius, float amplitude, vec3s sc
 	p.scale = scale;
 	kl_meshgen_mesh m = {0};
 	assert_int_equal(kl_meshgen_rock(&p, &m), KL_OK);
-	kl_mesh* mesh = build_mesh(m.vertices, m.vertex_count, m.indices, m.triangle_count);
+	kl_mesh* mesh = kl_test_mesh_build(m.vertices, m.vertex_count, m.indices, m.triangle_count);
 	kl_meshgen_free(&m);
+	assert_true(kl_mesh_get_info(mesh).closed);
 	return mesh;
 }
 
