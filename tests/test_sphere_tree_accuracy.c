@@ -90,12 +90,13 @@ typedef struct shape
 	float coverage;
 } shape;
 
-static shape make_shape(kl_mesh* mesh, const char* name, int spheres)
+static shape make_shape_seeded(kl_mesh* mesh, const char* name, int spheres, uint32_t seed)
 {
 	char cache[512];
-	snprintf(cache, sizeof(cache), "%s/ist_accuracy_%s_%d.bin", KL_TEST_OUT_DIR, name, spheres);
+	snprintf(cache, sizeof(cache), "%s/ist_accuracy_%s_%d_%u.bin", KL_TEST_OUT_DIR, name, spheres, seed);
 	kl_sphere_pack_def pd = kl_default_sphere_pack_def();
 	pd.max_spheres = spheres;
+	pd.seed = seed;
 	pd.worker_count = 2;
 	pd.cache = cache;
 	kl_sphere_packing* packing = kl_sphere_pack(mesh, &pd);
@@ -109,6 +110,11 @@ static shape make_shape(kl_mesh* mesh, const char* name, int spheres)
 	assert_near(kl_sphere_tree_get_info(s.tree).represented_volume, s.volume, 1e-4 * s.volume);
 	kl_sphere_packing_destroy(packing);
 	return s;
+}
+
+static shape make_shape(kl_mesh* mesh, const char* name, int spheres)
+{
+	return make_shape_seeded(mesh, name, spheres, 0);
 }
 
 static void free_shape(shape* s)
@@ -538,6 +544,25 @@ static int print_curve(void)
 				   st.poses, st.raw_mean, st.est_mean, st.est_max, st.est_bias);
 		}
 	}
+	// Correlated packings: the cube against its own packing and against the packing of seed 1 (its
+	// grid shifted by a fraction of a cell), moved along x without turning.
+	kl_mesh* cube_mesh = kl_test_cube_mesh();
+	shape cube = make_shape(kl_mesh_retain(cube_mesh), "cube", SPHERES);
+	shape other = make_shape_seeded(cube_mesh, "cube", SPHERES, 1);
+	printf("\ncube %d spheres, unturned: shift,exact,same_packing,seed_1_packing\n", SPHERES);
+	static const float shifts[] = {0.0f, 0.01f, 0.05f, 0.2f, 0.5f};
+	for (size_t i = 0; i < sizeof(shifts) / sizeof(shifts[0]); ++i)
+	{
+		kl_transform pa = {{{0.0f, 0.0f, 0.0f}}, glms_quat_identity()};
+		kl_transform pb = {{{shifts[i], 0.0f, 0.0f}}, glms_quat_identity()};
+		kl_sphere_overlap_result same, seeded;
+		assert_int_equal(kl_sphere_tree_overlap(cube.tree, pa, cube.tree, pb, NULL, &same), KL_OK);
+		assert_int_equal(kl_sphere_tree_overlap(cube.tree, pa, other.tree, pb, NULL, &seeded), KL_OK);
+		printf("%.2f,%.3f,%.4f,%.4f\n", (double)shifts[i], 1.0 - shifts[i], (double)same.intersection_volume,
+			   (double)seeded.intersection_volume);
+	}
+	free_shape(&cube);
+	free_shape(&other);
 	return 0;
 }
 
