@@ -730,6 +730,8 @@ static void test_represented_volumes(void** state)
 	expect_build_fails(s, n, &def);
 	twice[7] = INFINITY;
 	expect_build_fails(s, n, &def);
+	twice[7] = (float)(2e6 * 4.0 / 3.0 * GLM_PI * pow(s[7].radius, 3.0)); // a density of 2·10⁶
+	expect_build_fails(s, n, &def);
 	free(s);
 	free(twice);
 	free(thrice);

@@ -29,7 +29,8 @@ typedef struct kl_sphere_tree_def
 	/// Optional, one per input sphere (copied): the volume of the solid each sphere stands for, e.g.
 	/// kl_sphere_packing_represented_volumes(). The query then also estimates the intersection volume
 	/// of the two solids (kl_sphere_overlap_result.intersection_volume). NULL: each sphere stands for
-	/// itself. Values must be finite and non-negative.
+	/// itself. Values must be finite, non-negative and at most 10⁶ times the sphere's own volume (a
+	/// packing's are at most about 10 times).
 	const float* represented_volumes;
 } kl_sphere_tree_def;
 

@@ -11,6 +11,8 @@
 
 /// Coordinates and radii beyond this are refused: squared distances of sums of them stay finite.
 #define KL_IST_MAX_COORD 1e15f
+/// Most a sphere's represented volume may exceed its own (a packing's reach about 10).
+#define KL_IST_MAX_DENSITY 1e6
 
 kl_sphere_tree_def kl_default_sphere_tree_def(void)
 {
@@ -74,15 +76,18 @@ static kl_result check_spheres(const kl_sphere* spheres, int count)
 	return KL_OK;
 }
 
-/// Represented volumes must be finite and non-negative.
-static kl_result check_represented(const float* represented, int count)
+/// Represented volumes must be finite, non-negative and at most KL_IST_MAX_DENSITY times the sphere's.
+static kl_result check_represented(const float* represented, const kl_sphere* spheres, int count)
 {
 	for (int i = 0; represented != NULL && i < count; ++i)
 	{
-		if (!kl_is_finite(represented[i]) || !(represented[i] >= 0.0f))
+		double own = kl_ist_sphere_volume(spheres[i].radius);
+		if (!kl_is_finite(represented[i]) || !(represented[i] >= 0.0f) || represented[i] > KL_IST_MAX_DENSITY * own)
 		{
-			return kl_fail(KL_ERR_INVALID_ARGUMENT, "kl_sphere_tree_build: represented volume %d is %g", i,
-						   (double)represented[i]);
+			return kl_fail(KL_ERR_INVALID_ARGUMENT,
+						   "kl_sphere_tree_build: represented volume %d is %g (finite, from 0 to %g times the "
+						   "sphere's %g needed)",
+						   i, (double)represented[i], KL_IST_MAX_DENSITY, own);
 		}
 	}
 	return KL_OK;
@@ -139,7 +144,7 @@ kl_sphere_tree* kl_sphere_tree_build(const kl_sphere* spheres, int count, const 
 {
 	kl_sphere_tree_def d = def != NULL ? *def : kl_default_sphere_tree_def();
 	if (check_def(&d) != KL_OK || check_spheres(spheres, count) != KL_OK ||
-		check_represented(d.represented_volumes, count) != KL_OK)
+		check_represented(d.represented_volumes, spheres, count) != KL_OK)
 	{
 		return NULL;
 	}
