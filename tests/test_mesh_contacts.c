@@ -2,6 +2,7 @@
 // ground, a plane and a static mesh, and two meshed cubes stacked, with no growing penetration and
 // the same hashes for 1 and 2 workers.
 #include "kl_test.h"
+#include "kl_test_contact.h"
 #include "kl_test_cube.h"
 
 #include <kollide/kollide.h>
@@ -10,7 +11,6 @@
 #include "meshgen.h"
 
 #include <string.h>
-
 
 typedef enum ground_kind
 {
@@ -89,9 +89,9 @@ static void test_cube_rests_on_grounds(void** state)
 		vec3s v = kl_body_get_linear_velocity(cube);
 		print_message("ground %d: cube z %.4f at 2 s, %.4f at 5 s, |v| %.2e\n", g, (double)z_at_2s, (double)p.z,
 					  (double)glms_vec3_norm(v));
-		assert_near(p.z, 0.5, 0.01);				 // resting on its face, not sunk, not hovering
-		assert_near(p.z, z_at_2s, 0.5e-3);			 // no growing penetration, no drift
-		assert_true(glms_vec3_norm(v) < 1.0e-2f);	 // at rest
+		assert_near(p.z, 0.5, 0.01);			  // resting on its face, not sunk, not hovering
+		assert_near(p.z, z_at_2s, 0.5e-3);		  // no growing penetration, no drift
+		assert_true(glms_vec3_norm(v) < 1.0e-2f); // at rest
 		assert_true(kl_world_get_counters(world).contact_count >= 1);
 		kl_destroy_world(world);
 	}
@@ -198,22 +198,6 @@ static kl_mesh* gear_mesh(void)
 /// Settling may include a slow turn of a few degrees until the upper gear's tooth rims, 0.1 mm below
 /// the lower gear's face (the soft contact's resting depth), lean on the lower teeth's rims; so rest
 /// is checked over the last 3 s of 12.
-/// Deepest penetration (m, >= 0) among the body's contact points.
-static float deepest_contact(kl_body_id body)
-{
-	kl_contact_data data[32];
-	int count = kl_body_get_contact_data(body, data, 32);
-	float deepest = 0.0f;
-	for (int m = 0; m < count && m < 32; ++m)
-	{
-		for (int k = 0; k < data[m].point_count; ++k)
-		{
-			deepest = fmaxf(deepest, -data[m].points[k].separation);
-		}
-	}
-	return deepest;
-}
-
 static void test_gear_rests_on_gear(void** state)
 {
 	(void)state;
@@ -248,7 +232,7 @@ static void test_gear_rests_on_gear(void** state)
 		{
 			assert_int_equal(kl_world_step(world, 1.0f / 60.0f, 4), KL_OK);
 			lowest = fminf(lowest, kl_body_get_position(gear).z);
-			deepest = fmaxf(deepest, deepest_contact(gear));
+			deepest = fmaxf(deepest, kl_test_deepest_contact(gear));
 			if (step == 539)
 			{
 				p_at_9s = kl_body_get_position(gear);
@@ -260,16 +244,16 @@ static void test_gear_rests_on_gear(void** state)
 		versors q = kl_body_get_rotation(gear);
 		float turned = 2.0f * acosf(fminf(1.0f, fabsf(glms_quat_dot(q, q_at_9s))));
 		vec3s up = kl_rotate(q, kl_vec3(0.0f, 0.0f, 1.0f));
-		print_message("gear case %d: z %.5f at 9 s, %.5f at 12 s, lowest %.5f, deepest contact %.2f mm, moved %.2e m and "
-					  "%.2e rad, |v| %.2e, tilt %.4f\n",
-					  c, (double)p_at_9s.z, (double)p.z, (double)lowest, 1000.0 * deepest,
-					  (double)glms_vec3_distance(p, p_at_9s),
-					  (double)turned, (double)glms_vec3_norm(v), (double)acosf(fminf(1.0f, up.z)));
-		assert_near(p.z, 0.02f, 0.5e-3f);						 // on the base's face, not sunk
-		assert_true(lowest > 0.02f - 2.0e-3f);					 // never sank through on the way
-		assert_true(deepest < 2.0e-3f); // no contact ever deeper than 2 mm (the landing of a tilted gear)
+		print_message(
+			"gear case %d: z %.5f at 9 s, %.5f at 12 s, lowest %.5f, deepest contact %.2f mm, moved %.2e m and "
+			"%.2e rad, |v| %.2e, tilt %.4f\n",
+			c, (double)p_at_9s.z, (double)p.z, (double)lowest, 1000.0 * deepest, (double)glms_vec3_distance(p, p_at_9s),
+			(double)turned, (double)glms_vec3_norm(v), (double)acosf(fminf(1.0f, up.z)));
+		assert_near(p.z, 0.02f, 0.5e-3f);	   // on the base's face, not sunk
+		assert_true(lowest > 0.02f - 2.0e-3f); // never sank through on the way
+		assert_true(deepest < 2.0e-3f);		   // no contact ever deeper than 2 mm (the landing of a tilted gear)
 		assert_true(glms_vec3_distance(p, p_at_9s) < 0.2e-3f); // no creep, no jitter
-		assert_true(turned < 2.0e-3f);							 // at rest in yaw too
+		assert_true(turned < 2.0e-3f);						   // at rest in yaw too
 		assert_true(glms_vec3_norm(v) < 5.0e-3f);
 		assert_true(up.z > cosf(0.02f)); // lies flat
 		kl_destroy_world(world);
@@ -351,7 +335,7 @@ static void test_plate_sunk_into_box_ground(void** state)
 		print_message("plate sunk %.0f mm: after 2 s lowest corner %+.2f mm, centre z %.2f mm, up.z %.4f\n",
 					  1000.0 * (double)depths[d], 1000.0 * (double)lowest,
 					  1000.0 * (double)kl_body_get_position(plate).z, (double)up.z);
-		assert_true(lowest > -1.0e-3f);					 // out of the ground
+		assert_true(lowest > -1.0e-3f);										 // out of the ground
 		assert_near(kl_body_get_position(plate).z, 0.5f * scale.z, 1.0e-3f); // resting on a face
 		assert_true(fabsf(up.z) > 0.999f);
 		kl_destroy_world(world);
@@ -393,13 +377,13 @@ static void test_gear_stands_on_rim(void** state)
 			assert_int_equal(kl_world_step(world, 1.0f / 60.0f, 4), KL_OK);
 		}
 		float spin = glms_vec3_norm(kl_body_get_angular_velocity(gear));
-		float deepest = deepest_contact(gear);
+		float deepest = kl_test_deepest_contact(gear);
 		print_message("gear on its rim, tilt %.0f turn %.0f: after 10 s %s, |w| %.4f rad/s, centre z %.2f mm, deepest "
 					  "contact %.2f mm\n",
 					  (double)turns[c][0], (double)turns[c][1], kl_body_is_awake(gear) ? "awake" : "asleep",
 					  (double)spin, 1000.0 * (double)kl_body_get_position(gear).z, 1000.0 * (double)deepest);
 		assert_false(kl_body_is_awake(gear)); // at rest, not wobbling
-		assert_true(deepest < 0.3e-3f);		 // on its tooth tips, none sunk in
+		assert_true(deepest < 0.3e-3f);		  // on its tooth tips, none sunk in
 		kl_destroy_world(world);
 	}
 	kl_mesh_release(mesh);
@@ -448,8 +432,8 @@ static void test_aligned_cubes_stack(void** state)
 		for (int k = 0; k < 2; ++k)
 		{
 			float lowest;
-			float z = drop_cube_on_cube(mesh, 0.1f, kl_vec3(shifts[k], 0.0f, 0.1f + gaps[g]), glms_quat_identity(),
-										&lowest);
+			float z =
+				drop_cube_on_cube(mesh, 0.1f, kl_vec3(shifts[k], 0.0f, 0.1f + gaps[g]), glms_quat_identity(), &lowest);
 			print_message("aligned cubes, gap %.4f, shift %.2f: z %.5f after 2 s, lowest %.5f\n", (double)gaps[g],
 						  (double)shifts[k], (double)z, (double)lowest);
 			assert_true(lowest > 0.1f - 2.0e-3f);
@@ -486,7 +470,7 @@ static rest_result drop_on(ground_kind ground, kl_mesh* mesh, float tilt, int st
 	for (int step = 1; step <= steps; ++step)
 	{
 		assert_int_equal(kl_world_step(world, 1.0f / 60.0f, 4), KL_OK);
-		r.deepest = fmaxf(r.deepest, deepest_contact(body));
+		r.deepest = fmaxf(r.deepest, kl_test_deepest_contact(body));
 		bool awake = kl_body_is_awake(body);
 		r.slept = awake ? -1 : (r.slept < 0 ? step : r.slept);
 	}

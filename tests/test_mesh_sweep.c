@@ -6,6 +6,7 @@
 // 9.8 mm into the post.
 // SPDX-License-Identifier: MIT
 #include "kl_test.h"
+#include "kl_test_contact.h"
 #include "kl_test_cube.h"
 
 #include "mesh_sweep.h"
@@ -39,22 +40,6 @@ static kl_world_id make_world(void)
 	return kl_create_world(&wd);
 }
 
-/// The deepest contact point of the body's contacts (0 when none penetrates).
-static float deepest_contact(kl_body_id body)
-{
-	kl_contact_data data[32];
-	int count = kl_body_get_contact_data(body, data, 32);
-	float deepest = 0.0f;
-	for (int i = 0; i < count && i < 32; ++i)
-	{
-		for (int k = 0; k < data[i].point_count; ++k)
-		{
-			deepest = fmaxf(deepest, -data[i].points[k].separation);
-		}
-	}
-	return deepest;
-}
-
 /// A 2 cm plate flying face first at 20 m/s (33 cm a step, beyond the 25 cm speculative reach)
 /// towards a 2 cm static wall, 30 cm short of it after its first step: it stops at the wall.
 static void test_fast_plate_stopped_by_wall(void** state)
@@ -71,7 +56,7 @@ static void test_fast_plate_stopped_by_wall(void** state)
 	for (int step = 0; step < 30; ++step)
 	{
 		assert_int_equal(kl_world_step(world, SWEEP_DT, SWEEP_SUBSTEPS), KL_OK);
-		deepest = fmaxf(deepest, deepest_contact(plate));
+		deepest = fmaxf(deepest, kl_test_deepest_contact(plate));
 		farthest = fmaxf(farthest, kl_body_get_position(plate).x);
 	}
 	printf("  plate at 20 m/s: farthest x %.4f m (touching at %.4f), deepest contact %.2f mm\n", (double)farthest,
@@ -110,7 +95,7 @@ static void test_spinning_bar_stopped_by_post(void** state)
 	for (int step = 0; step < 30; ++step)
 	{
 		assert_int_equal(kl_world_step(world, SWEEP_DT, SWEEP_SUBSTEPS), KL_OK);
-		deepest = fmaxf(deepest, deepest_contact(bar));
+		deepest = fmaxf(deepest, kl_test_deepest_contact(bar));
 		// The post's centre in the bar's frame: it starts on the bar's +y side.
 		vec3s local = kl_inv_rotate(kl_body_get_rotation(bar), glms_vec3_sub(post, kl_body_get_position(bar)));
 		lowest = fminf(lowest, fabsf(local.x) < bar_half ? local.y : INFINITY);

@@ -1,6 +1,6 @@
 // Kollide — continuous collision for fast mesh pairs (mesh_sweep.h). Speculative contacts from the
-// nearest surface points at a pass's start cannot foresee non-convex features that meet sideways
-// while the parts spin; the features that touch first, found at the pose where they touch, can.
+// nearest surface points at a pass's start cannot foresee a part that travels farther than its
+// thickness within the pass; the features that touch first, found at the pose where they touch, can.
 // SPDX-License-Identifier: MIT
 #include "mesh_sweep.h"
 
