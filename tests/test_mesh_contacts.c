@@ -12,6 +12,7 @@
 
 #include <string.h>
 
+
 typedef enum ground_kind
 {
 	GROUND_BOX,
@@ -89,9 +90,9 @@ static void test_cube_rests_on_grounds(void** state)
 		vec3s v = kl_body_get_linear_velocity(cube);
 		print_message("ground %d: cube z %.4f at 2 s, %.4f at 5 s, |v| %.2e\n", g, (double)z_at_2s, (double)p.z,
 					  (double)glms_vec3_norm(v));
-		assert_near(p.z, 0.5, 0.01);			  // resting on its face, not sunk, not hovering
-		assert_near(p.z, z_at_2s, 0.5e-3);		  // no growing penetration, no drift
-		assert_true(glms_vec3_norm(v) < 1.0e-2f); // at rest
+		assert_near(p.z, 0.5, 0.01);				 // resting on its face, not sunk, not hovering
+		assert_near(p.z, z_at_2s, 0.5e-3);			 // no growing penetration, no drift
+		assert_true(glms_vec3_norm(v) < 1.0e-2f);	 // at rest
 		assert_true(kl_world_get_counters(world).contact_count >= 1);
 		kl_destroy_world(world);
 	}
@@ -244,16 +245,16 @@ static void test_gear_rests_on_gear(void** state)
 		versors q = kl_body_get_rotation(gear);
 		float turned = 2.0f * acosf(fminf(1.0f, fabsf(glms_quat_dot(q, q_at_9s))));
 		vec3s up = kl_rotate(q, kl_vec3(0.0f, 0.0f, 1.0f));
-		print_message(
-			"gear case %d: z %.5f at 9 s, %.5f at 12 s, lowest %.5f, deepest contact %.2f mm, moved %.2e m and "
-			"%.2e rad, |v| %.2e, tilt %.4f\n",
-			c, (double)p_at_9s.z, (double)p.z, (double)lowest, 1000.0 * deepest, (double)glms_vec3_distance(p, p_at_9s),
-			(double)turned, (double)glms_vec3_norm(v), (double)acosf(fminf(1.0f, up.z)));
-		assert_near(p.z, 0.02f, 0.5e-3f);	   // on the base's face, not sunk
-		assert_true(lowest > 0.02f - 2.0e-3f); // never sank through on the way
-		assert_true(deepest < 2.0e-3f);		   // no contact ever deeper than 2 mm (the landing of a tilted gear)
+		print_message("gear case %d: z %.5f at 9 s, %.5f at 12 s, lowest %.5f, deepest contact %.2f mm, moved %.2e m and "
+					  "%.2e rad, |v| %.2e, tilt %.4f\n",
+					  c, (double)p_at_9s.z, (double)p.z, (double)lowest, 1000.0 * deepest,
+					  (double)glms_vec3_distance(p, p_at_9s),
+					  (double)turned, (double)glms_vec3_norm(v), (double)acosf(fminf(1.0f, up.z)));
+		assert_near(p.z, 0.02f, 0.5e-3f);						 // on the base's face, not sunk
+		assert_true(lowest > 0.02f - 2.0e-3f);					 // never sank through on the way
+		assert_true(deepest < 2.0e-3f); // no contact ever deeper than 2 mm (the landing of a tilted gear)
 		assert_true(glms_vec3_distance(p, p_at_9s) < 0.2e-3f); // no creep, no jitter
-		assert_true(turned < 2.0e-3f);						   // at rest in yaw too
+		assert_true(turned < 2.0e-3f);							 // at rest in yaw too
 		assert_true(glms_vec3_norm(v) < 5.0e-3f);
 		assert_true(up.z > cosf(0.02f)); // lies flat
 		kl_destroy_world(world);
@@ -335,7 +336,7 @@ static void test_plate_sunk_into_box_ground(void** state)
 		print_message("plate sunk %.0f mm: after 2 s lowest corner %+.2f mm, centre z %.2f mm, up.z %.4f\n",
 					  1000.0 * (double)depths[d], 1000.0 * (double)lowest,
 					  1000.0 * (double)kl_body_get_position(plate).z, (double)up.z);
-		assert_true(lowest > -1.0e-3f);										 // out of the ground
+		assert_true(lowest > -1.0e-3f);					 // out of the ground
 		assert_near(kl_body_get_position(plate).z, 0.5f * scale.z, 1.0e-3f); // resting on a face
 		assert_true(fabsf(up.z) > 0.999f);
 		kl_destroy_world(world);
@@ -383,7 +384,7 @@ static void test_gear_stands_on_rim(void** state)
 					  (double)turns[c][0], (double)turns[c][1], kl_body_is_awake(gear) ? "awake" : "asleep",
 					  (double)spin, 1000.0 * (double)kl_body_get_position(gear).z, 1000.0 * (double)deepest);
 		assert_false(kl_body_is_awake(gear)); // at rest, not wobbling
-		assert_true(deepest < 0.3e-3f);		  // on its tooth tips, none sunk in
+		assert_true(deepest < 0.3e-3f);		 // on its tooth tips, none sunk in
 		kl_destroy_world(world);
 	}
 	kl_mesh_release(mesh);
@@ -432,8 +433,8 @@ static void test_aligned_cubes_stack(void** state)
 		for (int k = 0; k < 2; ++k)
 		{
 			float lowest;
-			float z =
-				drop_cube_on_cube(mesh, 0.1f, kl_vec3(shifts[k], 0.0f, 0.1f + gaps[g]), glms_quat_identity(), &lowest);
+			float z = drop_cube_on_cube(mesh, 0.1f, kl_vec3(shifts[k], 0.0f, 0.1f + gaps[g]), glms_quat_identity(),
+										&lowest);
 			print_message("aligned cubes, gap %.4f, shift %.2f: z %.5f after 2 s, lowest %.5f\n", (double)gaps[g],
 						  (double)shifts[k], (double)z, (double)lowest);
 			assert_true(lowest > 0.1f - 2.0e-3f);
