@@ -31,9 +31,6 @@ typedef struct kl_manifold_point
 	/// they approach) when the narrowphase found it; hit events (written only for their pairs).
 	float normal_velocity;
 	bool persisted;			  ///< matched a point of last step's manifold
-	/// Found where a fast pair first meets within the pass (mesh_sweep.h): a speculative point
-	/// that must stop the whole approach, so the solver does not cap its impulse.
-	bool swept;
 } kl_manifold_point;
 
 typedef struct kl_manifold

@@ -181,7 +181,7 @@ void kl_prepare_contact(const kl_solver_step* step, const kl_contact_source* sou
 		cp->relative_velocity = glms_vec3_dot(c->normal, glms_vec3_sub(vb, va));
 		cp->approach_limit = cp->relative_velocity - gravity_closing;
 		cp->impulse_limit =
-			weight || mp->swept ? FLT_MAX : kl_contact_impulse_limit(step, cp->normal_mass, cp->relative_velocity, pressing);
+			weight ? FLT_MAX : kl_contact_impulse_limit(step, cp->normal_mass, cp->relative_velocity, pressing);
 		if (cp->normal_impulse > cp->impulse_limit)
 		{
 			float scale = cp->impulse_limit / cp->normal_impulse;

@@ -24,9 +24,10 @@ float kl_sweep_sample_length(const kl_triangle_set* a, const kl_triangle_set* b)
 
 /// The contacts of two triangle sets where their surfaces first meet over the motion (constant
 /// velocities over motion->dt, sampled every kl_sweep_sample_length of travel, then bisected), found
-/// as kl_collide_triangle_sets finds them (margin, the motion left after that time) and carried
-/// back with each body to the pass's start: each point pair and normal ride with their bodies, so
-/// a manifold's separation is the gap the pair can close before those features touch. Returns the
+/// as kl_collide_triangle_sets finds them (margin, the motion left after that time), each manifold
+/// reduced to one point (the mean of those within 1 mm of its least separation), and carried back
+/// with each body to the pass's start: the point's two surface points and the normal ride with
+/// their bodies, so its separation is the gap the pair can close before they touch. Returns the
 /// manifold count: 0 when the travel is within one sample, when the surfaces meet already at the
 /// start (the pair's own contacts hold it), or when they do not meet within the pass.
 int kl_sweep_triangle_sets(const kl_triangle_set* a, const kl_triangle_set* b, float margin,
