@@ -1,0 +1,97 @@
+// Kollide ensembles — parsing the --perturb and --region arguments.
+// SPDX-License-Identifier: MIT
+#include "ensemble.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+// Reads up to `capacity` comma-separated finite numbers; returns how many, or -1 on junk.
+static int kl_ens_parse_numbers(const char* text, double* values, int capacity)
+{
+	int count = 0;
+	const char* p = text;
+	while (count < capacity)
+	{
+		char* end = NULL;
+		double v = strtod(p, &end);
+		if (end == p || !isfinite(v) || fabs(v) > 1e9)
+			return -1;
+		values[count++] = v;
+		if (*end == '\0')
+			return count;
+		if (*end != ',')
+			return -1;
+		p = end + 1;
+	}
+	return -1;
+}
+
+// Copies text[0, length) into a name field; false when empty or too long.
+static bool kl_ens_copy_name(char* out, const char* text, size_t length)
+{
+	if (length == 0 || length >= KL_ENS_NAME_CAPACITY)
+		return false;
+	memcpy(out, text, length);
+	out[length] = '\0';
+	return true;
+}
+
+static const char* const kl_ens_kind_names[] = {"position", "angle", "velocity", "mass", "friction"};
+
+bool kl_ens_parse_perturb(const char* text, kl_ens_perturb* out, char* error, int capacity)
+{
+	memset(out, 0, sizeof(*out));
+	const char* colon = strrchr(text, ':');
+	const char* equals = colon != NULL ? strchr(colon, '=') : NULL;
+	int kind = -1;
+	for (int k = 0; equals != NULL && k < 5; ++k)
+		if (strlen(kl_ens_kind_names[k]) == (size_t)(equals - colon - 1) &&
+			strncmp(colon + 1, kl_ens_kind_names[k], (size_t)(equals - colon - 1)) == 0)
+			kind = k;
+	double sigma[3];
+	int count = equals != NULL ? kl_ens_parse_numbers(equals + 1, sigma, 3) : -1;
+	bool vector = kind == KL_ENS_POSITION || kind == KL_ENS_ANGLE || kind == KL_ENS_VELOCITY;
+	if (kind < 0 || !kl_ens_copy_name(out->body, text, (size_t)(colon - text)) ||
+		!(count == 1 || (count == 3 && vector)))
+	{
+		snprintf(error, (size_t)capacity,
+				 "--perturb '%s': expected BODY:position|angle|velocity=σ[,σ,σ] or BODY:mass|friction=σ", text);
+		return false;
+	}
+	for (int k = 0; k < 3; ++k)
+	{
+		double s = sigma[count == 3 ? k : 0];
+		if (s < 0.0)
+		{
+			snprintf(error, (size_t)capacity, "--perturb '%s': σ %g is negative", text, s);
+			return false;
+		}
+		// A scalar σ for a vector kind is isotropic; the scalar kinds draw from the first axis only.
+		out->sigma[k] = (float)(vector || k == 0 ? s : 0.0);
+	}
+	out->kind = (kl_ens_perturb_kind)kind;
+	return true;
+}
+
+bool kl_ens_parse_region(const char* text, kl_ens_region* out, char* error, int capacity)
+{
+	memset(out, 0, sizeof(*out));
+	const char* equals = strchr(text, '=');
+	const char* at = equals != NULL ? memchr(text, '@', (size_t)(equals - text)) : NULL;
+	double v[6];
+	bool ok = equals != NULL && kl_ens_parse_numbers(equals + 1, v, 6) == 6;
+	ok = ok && kl_ens_copy_name(out->name, text, (size_t)((at != NULL ? at : equals) - text));
+	ok = ok && (at == NULL || kl_ens_copy_name(out->body, at + 1, (size_t)(equals - at - 1)));
+	ok = ok && v[0] <= v[3] && v[1] <= v[4] && v[2] <= v[5];
+	if (!ok)
+	{
+		snprintf(error, (size_t)capacity, "--region '%s': expected NAME[@BODY]=xmin,ymin,zmin,xmax,ymax,zmax (min <= max)",
+				 text);
+		return false;
+	}
+	out->box.lower = kl_vec3((float)v[0], (float)v[1], (float)v[2]);
+	out->box.upper = kl_vec3((float)v[3], (float)v[4], (float)v[5]);
+	return true;
+}
