@@ -151,7 +151,7 @@ static double kl_ens_seconds(void)
 static int kl_ens_main(int argc, char** argv, int rank, int ranks)
 {
 	kl_ens_cli cli;
-	char error[512] = "";
+	char error[1400] = "";
 	kl_ensemble ens;
 	if (!kl_ens_parse_cli(argc, argv, &cli, error, sizeof(error)))
 	{
