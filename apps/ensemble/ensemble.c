@@ -47,6 +47,17 @@ static void kl_ens_quiet(const char* message, void* context)
 	(void)context;
 }
 
+// The engine claims and frees world slots without a lock (as Box3D does), so the samples' threads
+// create and destroy their worlds one at a time; stepping runs in parallel.
+static pthread_mutex_t kl_ens_world_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void kl_ens_destroy(kl_world_id world)
+{
+	pthread_mutex_lock(&kl_ens_world_lock);
+	kl_destroy_world(world);
+	pthread_mutex_unlock(&kl_ens_world_lock);
+}
+
 static kl_world_id kl_ens_load(const kl_ensemble* ens, bool quiet)
 {
 	kl_scene_load_options options = kl_default_scene_load_options();
@@ -54,7 +65,10 @@ static kl_world_id kl_ens_load(const kl_ensemble* ens, bool quiet)
 	options.base_dir = ens->base_dir;
 	if (quiet)
 		options.warning = kl_ens_quiet;
-	return kl_scene_load_string(ens->scene_text, &options);
+	pthread_mutex_lock(&kl_ens_world_lock);
+	kl_world_id world = kl_scene_load_string(ens->scene_text, &options);
+	pthread_mutex_unlock(&kl_ens_world_lock);
+	return world;
 }
 
 static int kl_ens_find_body(const kl_ensemble* ens, const char* name)
@@ -252,7 +266,7 @@ bool kl_ens_run_sample(const kl_ensemble* ens, int index, float* state, uint32_t
 	if (bodies == NULL || kl_world_get_bodies(world, bodies, count) != count)
 	{
 		free(bodies);
-		kl_destroy_world(world);
+		kl_ens_destroy(world);
 		return false;
 	}
 	kl_ens_apply_perturbs(ens, index, bodies);
@@ -272,7 +286,7 @@ bool kl_ens_run_sample(const kl_ensemble* ens, int index, float* state, uint32_t
 	}
 	*hash = kl_world_hash_transforms(world);
 	free(bodies);
-	kl_destroy_world(world);
+	kl_ens_destroy(world);
 	return ok;
 }
 
@@ -296,6 +310,7 @@ typedef struct kl_ens_pool
 	atomic_int next;
 	atomic_int done;
 	atomic_int failed; ///< the first sample that failed + 1, or 0
+	char message[256]; ///< kl_last_error() of that sample's thread
 } kl_ens_pool;
 
 // Claims sample indices one at a time: dynamic balancing, and each result lands in its own slot.
@@ -309,7 +324,8 @@ static void* kl_ens_worker(void* context)
 		if (!kl_ens_run_sample(ens, i, ens->states + (size_t)i * row, ens->hashes + i))
 		{
 			int none = 0;
-			atomic_compare_exchange_strong(&pool->failed, &none, i + 1);
+			if (atomic_compare_exchange_strong(&pool->failed, &none, i + 1))
+				snprintf(pool->message, sizeof(pool->message), "%s", kl_last_error());
 		}
 		int done = atomic_fetch_add(&pool->done, 1) + 1;
 		if (done % 16 == 0 || done == ens->def.sample_count)
@@ -334,6 +350,6 @@ bool kl_ens_run_threads(kl_ensemble* ens, char* error, int capacity)
 		pthread_join(threads[i], NULL);
 	int failed = atomic_load(&pool.failed);
 	if (failed != 0)
-		snprintf(error, (size_t)capacity, "sample %d failed: %s", failed - 1, kl_last_error());
+		snprintf(error, (size_t)capacity, "sample %d failed: %s", failed - 1, pool.message);
 	return failed == 0;
 }
