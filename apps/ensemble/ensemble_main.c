@@ -177,7 +177,7 @@ static int kl_ens_main(int argc, char** argv, int rank, int ranks)
 	if (ok && rank == 0)
 	{
 		kl_ens_summary(&ens, stdout);
-		printf("samples=%d wall_s=%.3f\n", cli.def.sample_count, wall);
+		printf("samples=%d ranks=%d threads=%d wall_s=%.3f\n", cli.def.sample_count, ranks, cli.def.thread_count, wall);
 		if (cli.out_dir != NULL)
 			ok = kl_ens_write_outputs(&ens, cli.out_dir, error, sizeof(error));
 	}
@@ -187,19 +187,34 @@ static int kl_ens_main(int argc, char** argv, int rank, int ranks)
 	return ok ? 0 : 1;
 }
 
+#ifdef KL_ENS_HAVE_MPI
+// Started by a process manager (Open MPI's mpirun sets OMPI_COMM_WORLD_SIZE, PMIx and Hydra PMI_SIZE)?
+// A plain start skips MPI_Init: Open MPI's singleton start costs tenths of a second and leaves
+// allocations behind at exit.
+static bool kl_ens_under_mpirun(void)
+{
+	return getenv("OMPI_COMM_WORLD_SIZE") != NULL || getenv("PMIX_RANK") != NULL || getenv("PMI_SIZE") != NULL;
+}
+#endif
+
 int main(int argc, char** argv)
 {
 	int rank = 0, ranks = 1;
 #ifdef KL_ENS_HAVE_MPI
-	MPI_Init(&argc, &argv);
-	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-	MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+	bool mpi = kl_ens_under_mpirun();
+	if (mpi)
+	{
+		MPI_Init(&argc, &argv);
+		MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+		MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+	}
 #endif
 	int status = kl_ens_main(argc, argv, rank, ranks);
 #ifdef KL_ENS_HAVE_MPI
-	if (status != 0 && ranks > 1)
+	if (mpi && status != 0 && ranks > 1)
 		MPI_Abort(MPI_COMM_WORLD, status);
-	MPI_Finalize();
+	if (mpi)
+		MPI_Finalize();
 #endif
 	return status;
 }
