@@ -26,7 +26,9 @@ static char* kl_ens_read_text(const char* path)
 {
 	FILE* file = fopen(path, "rb");
 	if (file == NULL)
+	{
 		return NULL;
+	}
 	char* text = NULL;
 	if (fseek(file, 0, SEEK_END) == 0)
 	{
@@ -64,7 +66,9 @@ static kl_world_id kl_ens_load(const kl_ensemble* ens, bool quiet)
 	options.worker_count = 1; // parallelism lies across samples
 	options.base_dir = ens->base_dir;
 	if (quiet)
+	{
 		options.warning = kl_ens_quiet;
+	}
 	pthread_mutex_lock(&kl_ens_world_lock);
 	kl_world_id world = kl_scene_load_string(ens->scene_text, &options);
 	pthread_mutex_unlock(&kl_ens_world_lock);
@@ -74,8 +78,12 @@ static kl_world_id kl_ens_load(const kl_ensemble* ens, bool quiet)
 static int kl_ens_find_body(const kl_ensemble* ens, const char* name)
 {
 	for (int i = 0; i < ens->body_count; ++i)
+	{
 		if (strcmp(ens->body_names[i], name) == 0)
+		{
 			return i;
+		}
+	}
 	return -1;
 }
 
@@ -116,15 +124,25 @@ static bool kl_ens_resolve_names(kl_ensemble* ens, char* error, int capacity)
 static bool kl_ens_check_def(const kl_ens_def* def, char* error, int capacity)
 {
 	if (def->sample_count < 1 || def->sample_count > 100000000)
+	{
 		snprintf(error, (size_t)capacity, "samples %d is out of range [1, 1e8]", def->sample_count);
+	}
 	else if (def->step_count < 0 || def->step_count > 10000000)
+	{
 		snprintf(error, (size_t)capacity, "steps %d is out of range [0, 1e7]", def->step_count);
+	}
 	else if (def->thread_count < 1 || def->thread_count > 256)
+	{
 		snprintf(error, (size_t)capacity, "threads %d is out of range [1, 256]", def->thread_count);
+	}
 	else if (!(def->dt > 0.0f && def->dt <= 1.0f) || def->substeps < 1 || def->substeps > 64)
+	{
 		snprintf(error, (size_t)capacity, "dt %g or substeps %d is out of range", (double)def->dt, def->substeps);
+	}
 	else
+	{
 		return true;
+	}
 	return false;
 }
 
@@ -133,7 +151,9 @@ bool kl_ens_prepare(kl_ensemble* ens, const kl_ens_def* def, char* error, int ca
 	memset(ens, 0, sizeof(*ens));
 	ens->def = *def;
 	if (!kl_ens_check_def(def, error, capacity))
+	{
 		return false;
+	}
 	ens->scene_text = kl_ens_read_text(def->scene_path);
 	if (ens->scene_text == NULL)
 	{
@@ -169,11 +189,15 @@ bool kl_ens_prepare(kl_ensemble* ens, const kl_ens_def* def, char* error, int ca
 		ok = kl_ens_resolve_names(ens, error, capacity);
 	}
 	else
+	{
 		snprintf(error, (size_t)capacity, "out of memory for %d samples", def->sample_count);
+	}
 	free(bodies);
 	kl_destroy_world(world);
 	if (!ok)
+	{
 		kl_ens_free(ens);
+	}
 	return ok;
 }
 
@@ -191,7 +215,9 @@ static vec3s kl_ens_draw3(const kl_ensemble* ens, int sample, uint64_t* pair, co
 {
 	vec3s v;
 	for (int k = 0; k < 3; ++k)
+	{
 		v.raw[k] = sigma[k] * (float)kl_ens_normal(ens->def.seed, (uint64_t)sample, (*pair)++);
+	}
 	return v;
 }
 
@@ -199,7 +225,9 @@ static versors kl_ens_rotation_from_vector(vec3s w)
 {
 	float angle = glms_vec3_norm(w);
 	if (angle < 1e-12f)
+	{
 		return kl_quat_wxyz(1.0f, 0.0f, 0.0f, 0.0f);
+	}
 	vec3s axis = glms_vec3_scale(w, sinf(0.5f * angle) / angle);
 	return kl_quat_wxyz(cosf(0.5f * angle), axis.x, axis.y, axis.z);
 }
@@ -237,21 +265,16 @@ static void kl_ens_apply_perturbs(const kl_ensemble* ens, int sample, const kl_b
 		kl_transform pose = kl_body_get_transform(body);
 		switch (perturb->kind)
 		{
-		case KL_ENS_POSITION:
-			kl_body_set_transform(body, glms_vec3_add(pose.p, n), pose.q);
-			break;
-		case KL_ENS_ANGLE:
-			kl_body_set_transform(body, pose.p, glms_quat_normalize(glms_quat_mul(kl_ens_rotation_from_vector(n), pose.q)));
-			break;
-		case KL_ENS_VELOCITY:
-			kl_body_set_linear_velocity(body, glms_vec3_add(kl_body_get_linear_velocity(body), n));
-			break;
-		case KL_ENS_MASS:
-			kl_ens_scale_mass(body, fmaxf(0.01f, 1.0f + n.x));
-			break;
-		case KL_ENS_FRICTION:
-			kl_ens_add_friction(body, n.x);
-			break;
+			case KL_ENS_POSITION: kl_body_set_transform(body, glms_vec3_add(pose.p, n), pose.q); break;
+			case KL_ENS_ANGLE:
+				kl_body_set_transform(body, pose.p,
+									  glms_quat_normalize(glms_quat_mul(kl_ens_rotation_from_vector(n), pose.q)));
+				break;
+			case KL_ENS_VELOCITY:
+				kl_body_set_linear_velocity(body, glms_vec3_add(kl_body_get_linear_velocity(body), n));
+				break;
+			case KL_ENS_MASS: kl_ens_scale_mass(body, fmaxf(0.01f, 1.0f + n.x)); break;
+			case KL_ENS_FRICTION: kl_ens_add_friction(body, n.x); break;
 		}
 	}
 }
@@ -260,7 +283,9 @@ bool kl_ens_run_sample(const kl_ensemble* ens, int index, float* state, uint32_t
 {
 	kl_world_id world = kl_ens_load(ens, true);
 	if (!kl_world_is_valid(world))
+	{
 		return false;
+	}
 	int count = ens->body_count;
 	kl_body_id* bodies = malloc(sizeof(kl_body_id) * (size_t)(count + 1));
 	if (bodies == NULL || kl_world_get_bodies(world, bodies, count) != count)
@@ -277,7 +302,9 @@ bool kl_ens_run_sample(const kl_ensemble* ens, int index, float* state, uint32_t
 	}
 	bool ok = true;
 	for (int step = 0; step < ens->def.step_count && ok; ++step)
+	{
 		ok = kl_world_step(world, ens->def.dt, ens->def.substeps) == KL_OK;
+	}
 	for (int i = 0; i < count; ++i)
 	{
 		kl_transform pose = kl_body_get_transform(bodies[i]);
@@ -293,12 +320,16 @@ bool kl_ens_run_sample(const kl_ensemble* ens, int index, float* state, uint32_t
 void kl_ens_progress(const kl_ensemble* ens, int done)
 {
 	if (!ens->def.progress || !isatty(2))
+	{
 		return;
+	}
 	int total = ens->def.sample_count;
 	int width = 40, filled = (int)((long long)done * width / total);
 	char bar[64];
 	for (int i = 0; i < width; ++i)
+	{
 		bar[i] = i < filled ? '#' : '.';
+	}
 	bar[width] = '\0';
 	fprintf(stderr, "\r[%s] %d/%d%s", bar, done, total, done == total ? "\n" : "");
 	fflush(stderr);
@@ -325,11 +356,15 @@ static void* kl_ens_worker(void* context)
 		{
 			int none = 0;
 			if (atomic_compare_exchange_strong(&pool->failed, &none, i + 1))
+			{
 				snprintf(pool->message, sizeof(pool->message), "%s", kl_last_error());
+			}
 		}
 		int done = atomic_fetch_add(&pool->done, 1) + 1;
 		if (done % 16 == 0 || done == ens->def.sample_count)
+		{
 			kl_ens_progress(ens, done);
+		}
 	}
 	return NULL;
 }
@@ -344,12 +379,18 @@ bool kl_ens_run_threads(kl_ensemble* ens, char* error, int capacity)
 	pthread_t threads[256];
 	int started = 0;
 	while (started < extra && pthread_create(&threads[started], NULL, kl_ens_worker, &pool) == 0)
+	{
 		++started;
+	}
 	kl_ens_worker(&pool); // the caller is a worker too
 	for (int i = 0; i < started; ++i)
+	{
 		pthread_join(threads[i], NULL);
+	}
 	int failed = atomic_load(&pool.failed);
 	if (failed != 0)
+	{
 		snprintf(error, (size_t)capacity, "sample %d failed: %s", failed - 1, pool.message);
+	}
 	return failed == 0;
 }

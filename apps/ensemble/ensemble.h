@@ -67,8 +67,8 @@ typedef struct kl_ensemble
 	char base_dir[1024];
 	int body_count;
 	char (*body_names)[KL_ENS_NAME_CAPACITY]; ///< "" for unnamed bodies
-	float* states;	  ///< sample_count × body_count × KL_ENS_BODY_STRIDE
-	uint32_t* hashes; ///< kl_world_hash_transforms of each sample's final world
+	float* states;							  ///< sample_count × body_count × KL_ENS_BODY_STRIDE
+	uint32_t* hashes;						  ///< kl_world_hash_transforms of each sample's final world
 } kl_ensemble;
 
 /// Reads the scene, resolves body names and allocates the results. False with a message in error.

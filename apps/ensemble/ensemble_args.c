@@ -17,12 +17,18 @@ static int kl_ens_parse_numbers(const char* text, double* values, int capacity)
 		char* end = NULL;
 		double v = strtod(p, &end);
 		if (end == p || !isfinite(v) || fabs(v) > 1e9)
+		{
 			return -1;
+		}
 		values[count++] = v;
 		if (*end == '\0')
+		{
 			return count;
+		}
 		if (*end != ',')
+		{
 			return -1;
+		}
 		p = end + 1;
 	}
 	return -1;
@@ -32,7 +38,9 @@ static int kl_ens_parse_numbers(const char* text, double* values, int capacity)
 static bool kl_ens_copy_name(char* out, const char* text, size_t length)
 {
 	if (length == 0 || length >= KL_ENS_NAME_CAPACITY)
+	{
 		return false;
+	}
 	memcpy(out, text, length);
 	out[length] = '\0';
 	return true;
@@ -47,9 +55,13 @@ bool kl_ens_parse_perturb(const char* text, kl_ens_perturb* out, char* error, in
 	const char* equals = colon != NULL ? strchr(colon, '=') : NULL;
 	int kind = -1;
 	for (int k = 0; equals != NULL && k < 5; ++k)
+	{
 		if (strlen(kl_ens_kind_names[k]) == (size_t)(equals - colon - 1) &&
 			strncmp(colon + 1, kl_ens_kind_names[k], (size_t)(equals - colon - 1)) == 0)
+		{
 			kind = k;
+		}
+	}
 	double sigma[3];
 	int count = equals != NULL ? kl_ens_parse_numbers(equals + 1, sigma, 3) : -1;
 	bool vector = kind == KL_ENS_POSITION || kind == KL_ENS_ANGLE || kind == KL_ENS_VELOCITY;
@@ -87,8 +99,8 @@ bool kl_ens_parse_region(const char* text, kl_ens_region* out, char* error, int 
 	ok = ok && v[0] <= v[3] && v[1] <= v[4] && v[2] <= v[5];
 	if (!ok)
 	{
-		snprintf(error, (size_t)capacity, "--region '%s': expected NAME[@BODY]=xmin,ymin,zmin,xmax,ymax,zmax (min <= max)",
-				 text);
+		snprintf(error, (size_t)capacity,
+				 "--region '%s': expected NAME[@BODY]=xmin,ymin,zmin,xmax,ymax,zmax (min <= max)", text);
 		return false;
 	}
 	out->box.lower = kl_vec3((float)v[0], (float)v[1], (float)v[2]);

@@ -15,14 +15,18 @@ static void kl_ens_heat_rgb(double t, uint8_t* rgb)
 {
 	double c[3] = {fmin(1.0, 3.0 * t), fmin(1.0, fmax(0.0, 3.0 * t - 1.0)), fmin(1.0, fmax(0.0, 3.0 * t - 2.0))};
 	for (int k = 0; k < 3; ++k)
+	{
 		rgb[k] = (uint8_t)lrint(255.0 * c[k]);
+	}
 }
 
 static bool kl_ens_write_rgb_png(const char* path, const uint8_t* rgb, int width, int height)
 {
 	FILE* file = fopen(path, "wb");
 	if (file == NULL)
+	{
 		return false;
+	}
 	png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
 	png_infop info = png != NULL ? png_create_info_struct(png) : NULL;
 	bool ok = info != NULL && setjmp(png_jmpbuf(png)) == 0;
@@ -33,7 +37,9 @@ static bool kl_ens_write_rgb_png(const char* path, const uint8_t* rgb, int width
 					 PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
 		png_write_info(png, info);
 		for (int y = 0; y < height; ++y)
+		{
 			png_write_row(png, rgb + (size_t)y * (size_t)width * 3);
+		}
 		png_write_end(png, NULL);
 	}
 	png_destroy_write_struct(&png, &info);
@@ -46,22 +52,30 @@ static void kl_ens_view_bounds(const kl_ensemble* ens, int body, double lo[2], d
 	lo[0] = lo[1] = INFINITY;
 	hi[0] = hi[1] = -INFINITY;
 	for (int i = 0; i < ens->def.sample_count; ++i)
+	{
 		for (int k = 0; k < 2; ++k)
 		{
 			double v = kl_ens_state(ens, i, body)[3 + k];
 			lo[k] = fmin(lo[k], v);
 			hi[k] = fmax(hi[k], v);
 		}
+	}
 	for (int r = 0; r < ens->def.region_count; ++r)
+	{
 		for (int k = 0; k < 2; ++k)
 		{
 			// Unbounded region sides (a half-space as a huge box) do not stretch the view.
 			double a = ens->def.regions[r].box.lower.raw[k], b = ens->def.regions[r].box.upper.raw[k];
 			if (fabs(a) < 1e3)
+			{
 				lo[k] = fmin(lo[k], a), hi[k] = fmax(hi[k], a);
+			}
 			if (fabs(b) < 1e3)
+			{
 				lo[k] = fmin(lo[k], b), hi[k] = fmax(hi[k], b);
+			}
 		}
+	}
 	double span = fmax(fmax(hi[0] - lo[0], hi[1] - lo[1]), 1e-3);
 	for (int k = 0; k < 2; ++k)
 	{
@@ -76,6 +90,7 @@ static void kl_ens_outline(uint8_t* rgb, int size, const double lo[2], double sc
 	int x0 = (int)floor((box.lower.x - lo[0]) * scale), x1 = (int)floor((box.upper.x - lo[0]) * scale);
 	int y0 = (int)floor((box.lower.y - lo[1]) * scale), y1 = (int)floor((box.upper.y - lo[1]) * scale);
 	for (int y = 0; y < size; ++y)
+	{
 		for (int x = 0; x < size; ++x)
 		{
 			bool inside = x >= x0 && x <= x1 && y >= y0 && y <= y1;
@@ -86,6 +101,7 @@ static void kl_ens_outline(uint8_t* rgb, int size, const double lo[2], double sc
 				p[0] = p[1] = p[2] = 255;
 			}
 		}
+	}
 }
 
 bool kl_ens_write_heatmap(const kl_ensemble* ens, int body, const char* path, int cells, char* error, int capacity)
@@ -112,18 +128,26 @@ bool kl_ens_write_heatmap(const kl_ensemble* ens, int body, const char* path, in
 			peak = c > peak ? c : peak;
 		}
 	}
-	for (int y = 0; ok && y < size; ++y) // image rows top first, y of the scene up
+	for (int y = 0; ok && y < size; ++y)
+	{ // image rows top first, y of the scene up
 		for (int x = 0; x < size; ++x)
 		{
 			int c = counts[((size - 1 - y) / KL_ENS_PIXELS_PER_CELL) * cells + x / KL_ENS_PIXELS_PER_CELL];
 			kl_ens_heat_rgb(sqrt((double)c / peak), rgb + ((size_t)y * (size_t)size + (size_t)x) * 3);
 		}
+	}
 	for (int r = 0; ok && r < ens->def.region_count; ++r)
+	{
 		kl_ens_outline(rgb, size, lo, size / (hi[0] - lo[0]), ens->def.regions[r].box);
+	}
 	if (ok && !kl_ens_write_rgb_png(path, rgb, size, size))
+	{
 		ok = false;
+	}
 	if (!ok)
+	{
 		snprintf(error, (size_t)capacity, "heatmap: cannot write '%s'", path);
+	}
 	free(counts);
 	free(rgb);
 	return ok;

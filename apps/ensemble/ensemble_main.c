@@ -48,53 +48,87 @@ static bool kl_ens_parse_cli(int argc, char** argv, kl_ens_cli* cli, char* error
 		long n = 0;
 		bool takes_value = strncmp(arg, "--", 2) == 0 && strcmp(arg, "--no-progress") != 0;
 		if (takes_value && value == NULL)
+		{
 			return snprintf(error, (size_t)capacity, "%s needs a value", arg), false;
+		}
 		if (takes_value)
+		{
 			++i;
+		}
 		if (strcmp(arg, "--no-progress") == 0)
+		{
 			def->progress = false;
+		}
 		else if (strcmp(arg, "--samples") == 0 && kl_ens_parse_int(value, 1, 100000000, &n))
+		{
 			def->sample_count = (int)n;
+		}
 		else if (strcmp(arg, "--steps") == 0 && kl_ens_parse_int(value, 0, 10000000, &n))
+		{
 			def->step_count = (int)n;
+		}
 		else if (strcmp(arg, "--substeps") == 0 && kl_ens_parse_int(value, 1, 64, &n))
+		{
 			def->substeps = (int)n;
+		}
 		else if (strcmp(arg, "--threads") == 0 && kl_ens_parse_int(value, 1, 256, &n))
+		{
 			def->thread_count = (int)n;
+		}
 		else if (strcmp(arg, "--seed") == 0 && kl_ens_parse_int(value, 0, 0x7fffffffffffffffL, &n))
+		{
 			def->seed = (uint64_t)n;
+		}
 		else if (strcmp(arg, "--dt") == 0)
 		{
 			char* end = NULL;
 			def->dt = strtof(value, &end);
 			if (*end != '\0' || !(def->dt > 0.0f && def->dt <= 1.0f))
+			{
 				return snprintf(error, (size_t)capacity, "--dt '%s' is not in (0, 1]", value), false;
+			}
 		}
 		else if (strcmp(arg, "--out") == 0)
+		{
 			cli->out_dir = value;
+		}
 		else if (strcmp(arg, "--perturb") == 0)
 		{
 			if (def->perturb_count == KL_ENS_MAX_PERTURBS)
+			{
 				return snprintf(error, (size_t)capacity, "more than %d --perturb", KL_ENS_MAX_PERTURBS), false;
+			}
 			if (!kl_ens_parse_perturb(value, &def->perturbs[def->perturb_count++], error, capacity))
+			{
 				return false;
+			}
 		}
 		else if (strcmp(arg, "--region") == 0)
 		{
 			if (def->region_count == KL_ENS_MAX_REGIONS)
+			{
 				return snprintf(error, (size_t)capacity, "more than %d --region", KL_ENS_MAX_REGIONS), false;
+			}
 			if (!kl_ens_parse_region(value, &def->regions[def->region_count++], error, capacity))
+			{
 				return false;
+			}
 		}
 		else if (!takes_value && def->scene_path == NULL && arg[0] != '-')
+		{
 			def->scene_path = arg;
+		}
 		else
+		{
 			return snprintf(error, (size_t)capacity, "bad argument '%s'%s%s", arg, takes_value ? " " : "",
 							takes_value ? value : ""),
 				   false;
+		}
 	}
 	if (def->scene_path == NULL)
+	{
 		return snprintf(error, (size_t)capacity, "no scene file given"), false;
+	}
 	return true;
 }
 
@@ -102,15 +136,21 @@ static bool kl_ens_parse_cli(int argc, char** argv, kl_ens_cli* cli, char* error
 static void kl_ens_summary(const kl_ensemble* ens, FILE* out)
 {
 	for (int r = 0; r < ens->def.region_count; ++r)
+	{
 		fprintf(out, "region %s p=%.4f\n", ens->def.regions[r].name, kl_ens_region_probability(ens, r));
+	}
 	for (int i = 0; i < ens->def.perturb_count; ++i)
 	{
 		int b = ens->def.perturbs[i].body_index;
 		bool seen = false;
 		for (int j = 0; j < i; ++j)
+		{
 			seen = seen || ens->def.perturbs[j].body_index == b;
+		}
 		if (seen)
+		{
 			continue;
+		}
 		double mean[3], cov[9];
 		kl_ens_position_moments(ens, b, mean, cov);
 		fprintf(out, "mean %s %.6f %.6f %.6f\n", ens->body_names[b], mean[0], mean[1], mean[2]);
@@ -123,15 +163,21 @@ static void kl_ens_summary(const kl_ensemble* ens, FILE* out)
 static bool kl_ens_write_outputs(const kl_ensemble* ens, const char* dir, char* error, int capacity)
 {
 	if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+	{
 		return snprintf(error, (size_t)capacity, "cannot create '%s'", dir), false;
+	}
 	char path[1200];
 	snprintf(path, sizeof(path), "%s/states.csv", dir);
 	if (!kl_ens_write_csv(ens, path))
+	{
 		return snprintf(error, (size_t)capacity, "cannot write '%s'", path), false;
+	}
 	snprintf(path, sizeof(path), "%s/summary.txt", dir);
 	FILE* file = fopen(path, "w");
 	if (file == NULL)
+	{
 		return snprintf(error, (size_t)capacity, "cannot write '%s'", path), false;
+	}
 	kl_ens_summary(ens, file);
 	fclose(file);
 	int body = ens->def.region_count > 0	? ens->def.regions[0].body_index
@@ -156,13 +202,17 @@ static int kl_ens_main(int argc, char** argv, int rank, int ranks)
 	if (!kl_ens_parse_cli(argc, argv, &cli, error, sizeof(error)))
 	{
 		if (rank == 0)
+		{
 			fprintf(stderr, "kollide-ensemble: %s\n%s", error, kl_ens_usage);
+		}
 		return 2;
 	}
 	if (!kl_ens_prepare(&ens, &cli.def, error, sizeof(error)))
 	{
 		if (rank == 0)
+		{
 			fprintf(stderr, "kollide-ensemble: %s\n", error);
+		}
 		return 1;
 	}
 	double start = kl_ens_seconds();
@@ -179,10 +229,14 @@ static int kl_ens_main(int argc, char** argv, int rank, int ranks)
 		kl_ens_summary(&ens, stdout);
 		printf("samples=%d ranks=%d threads=%d wall_s=%.3f\n", cli.def.sample_count, ranks, cli.def.thread_count, wall);
 		if (cli.out_dir != NULL)
+		{
 			ok = kl_ens_write_outputs(&ens, cli.out_dir, error, sizeof(error));
+		}
 	}
 	if (!ok)
+	{
 		fprintf(stderr, "kollide-ensemble: %s\n", error);
+	}
 	kl_ens_free(&ens);
 	return ok ? 0 : 1;
 }
@@ -212,9 +266,13 @@ int main(int argc, char** argv)
 	int status = kl_ens_main(argc, argv, rank, ranks);
 #ifdef KL_ENS_HAVE_MPI
 	if (mpi && status != 0 && ranks > 1)
+	{
 		MPI_Abort(MPI_COMM_WORLD, status);
+	}
 	if (mpi)
+	{
 		MPI_Finalize();
+	}
 #endif
 	return status;
 }

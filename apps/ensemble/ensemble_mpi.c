@@ -45,7 +45,8 @@ static void kl_ens_store_result(kl_ens_master* m, const char* buffer)
 	const char* p = buffer + sizeof(header);
 	memcpy(m->ens->hashes + header[0], p, sizeof(uint32_t) * (size_t)count);
 	p += sizeof(uint32_t) * (size_t)count;
-	memcpy(m->ens->states + (size_t)header[0] * kl_ens_row(m->ens), p, sizeof(float) * kl_ens_row(m->ens) * (size_t)count);
+	memcpy(m->ens->states + (size_t)header[0] * kl_ens_row(m->ens), p,
+		   sizeof(float) * kl_ens_row(m->ens) * (size_t)count);
 	m->received += count;
 	m->ok = m->ok && header[2] != 0;
 }
@@ -68,7 +69,9 @@ static bool kl_ens_serve_one(kl_ens_master* m, const MPI_Status* status)
 	MPI_Get_count(status, MPI_BYTE, &bytes);
 	char* buffer = malloc((size_t)bytes + 1);
 	if (buffer == NULL)
+	{
 		return false;
+	}
 	MPI_Recv(buffer, bytes, MPI_BYTE, status->MPI_SOURCE, KL_ENS_TAG_RESULT, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 	kl_ens_store_result(m, buffer);
 	free(buffer);
@@ -84,13 +87,21 @@ static bool kl_ens_serve(kl_ens_master* m, bool block)
 		MPI_Status status;
 		int waiting = 1;
 		if (block)
+		{
 			MPI_Probe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &status);
+		}
 		else
+		{
 			MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &waiting, &status);
+		}
 		if (!waiting)
+		{
 			return true;
+		}
 		if (!kl_ens_serve_one(m, &status))
+		{
 			return false;
+		}
 		block = false;
 	}
 }
@@ -102,7 +113,9 @@ static bool kl_ens_master_run(kl_ensemble* ens, int workers)
 	while (m.received < total || m.stopped < workers)
 	{
 		if (!kl_ens_serve(&m, m.next >= total))
+		{
 			return false;
+		}
 		if (m.next < total)
 		{
 			int i = m.next++;
@@ -118,7 +131,9 @@ static bool kl_ens_worker_run(kl_ensemble* ens)
 {
 	char* buffer = malloc(kl_ens_result_bytes(ens, KL_ENS_MPI_CHUNK));
 	if (buffer == NULL)
+	{
 		return false;
+	}
 	int range[2];
 	MPI_Send(NULL, 0, MPI_BYTE, 0, KL_ENS_TAG_REQUEST, MPI_COMM_WORLD);
 	MPI_Recv(range, 2, MPI_INT, 0, KL_ENS_TAG_RANGE, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
@@ -130,7 +145,9 @@ static bool kl_ens_worker_run(kl_ensemble* ens)
 		uint32_t* hashes = (uint32_t*)(buffer + sizeof(header));
 		float* states = (float*)(hashes + count);
 		for (int k = 0; k < count; ++k)
+		{
 			header[2] &= kl_ens_run_sample(ens, range[0] + k, states + (size_t)k * kl_ens_row(ens), hashes + k);
+		}
 		memcpy(buffer, header, sizeof(header));
 		MPI_Send(buffer, (int)kl_ens_result_bytes(ens, count), MPI_BYTE, 0, KL_ENS_TAG_RESULT, MPI_COMM_WORLD);
 		MPI_Recv(range, 2, MPI_INT, 0, KL_ENS_TAG_RANGE, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
@@ -146,6 +163,8 @@ bool kl_ens_run_mpi(kl_ensemble* ens, char* error, int capacity)
 	MPI_Comm_size(MPI_COMM_WORLD, &size);
 	bool ok = rank == 0 ? kl_ens_master_run(ens, size - 1) : kl_ens_worker_run(ens);
 	if (!ok)
+	{
 		snprintf(error, (size_t)capacity, "rank %d: a sample failed or memory ran out", rank);
+	}
 	return ok;
 }

@@ -14,8 +14,12 @@ const float* kl_ens_state(const kl_ensemble* ens, int sample, int body)
 static bool kl_ens_inside(kl_aabb box, const float* p)
 {
 	for (int k = 0; k < 3; ++k)
+	{
 		if (!(p[k] >= box.lower.raw[k] && p[k] <= box.upper.raw[k]))
+		{
 			return false;
+		}
+	}
 	return true;
 }
 
@@ -24,7 +28,9 @@ double kl_ens_region_probability(const kl_ensemble* ens, int region)
 	const kl_ens_region* r = &ens->def.regions[region];
 	int inside = 0;
 	for (int i = 0; i < ens->def.sample_count; ++i)
+	{
 		inside += kl_ens_inside(r->box, kl_ens_state(ens, i, r->body_index) + 3);
+	}
 	return (double)inside / (double)ens->def.sample_count;
 }
 
@@ -34,25 +40,39 @@ void kl_ens_position_moments(const kl_ensemble* ens, int body, double mean[3], d
 	memset(mean, 0, sizeof(double) * 3);
 	memset(covariance, 0, sizeof(double) * 9);
 	for (int i = 0; i < n; ++i)
+	{
 		for (int a = 0; a < 3; ++a)
+		{
 			mean[a] += kl_ens_state(ens, i, body)[3 + a] / n;
+		}
+	}
 	for (int i = 0; i < n; ++i)
 	{
 		const float* p = kl_ens_state(ens, i, body) + 3;
 		for (int a = 0; a < 3; ++a)
+		{
 			for (int b = 0; b < 3; ++b)
+			{
 				covariance[3 * a + b] += (p[a] - mean[a]) * (p[b] - mean[b]);
+			}
+		}
 	}
 	for (int k = 0; k < 9; ++k)
+	{
 		covariance[k] /= n > 1 ? n - 1 : 1; // the unbiased estimate
+	}
 }
 
 uint32_t kl_ens_combined_hash(const kl_ensemble* ens)
 {
 	uint32_t h = 2166136261u;
 	for (int i = 0; i < ens->def.sample_count; ++i)
+	{
 		for (int k = 0; k < 4; ++k)
+		{
 			h = (h ^ ((ens->hashes[i] >> (8 * k)) & 0xffu)) * 16777619u;
+		}
+	}
 	return h;
 }
 
@@ -61,15 +81,19 @@ bool kl_ens_write_csv(const kl_ensemble* ens, const char* path)
 {
 	FILE* file = fopen(path, "w");
 	if (file == NULL)
+	{
 		return false;
+	}
 	fprintf(file, "sample,body,x0,y0,z0,x,y,z,qw,qx,qy,qz,hash\n");
 	for (int i = 0; i < ens->def.sample_count; ++i)
+	{
 		for (int b = 0; b < ens->body_count; ++b)
 		{
 			const float* s = kl_ens_state(ens, i, b);
 			fprintf(file, "%d,%s,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%08x\n", i,
-					ens->body_names[b][0] != '\0' ? ens->body_names[b] : "-", s[0], s[1], s[2], s[3], s[4], s[5],
-					s[9], s[6], s[7], s[8], ens->hashes[i]);
+					ens->body_names[b][0] != '\0' ? ens->body_names[b] : "-", s[0], s[1], s[2], s[3], s[4], s[5], s[9],
+					s[6], s[7], s[8], ens->hashes[i]);
 		}
+	}
 	return fclose(file) == 0;
 }

@@ -16,7 +16,8 @@ static const char* kl_knife_scene =
 	" \"bodies\": [\n"
 	"  {\"name\": \"ground\", \"type\": \"static\", \"shapes\": [{\"type\": \"box\", \"half_extents\": [4, 4, 0.5],"
 	" \"position\": [0, 0, -0.5], \"friction\": 0.6}]},\n"
-	"  {\"name\": \"knife\", \"type\": \"static\", \"position\": [0, 0, 0.5], \"orientation\": [0.70710678, -0.70710678, 0, 0],"
+	"  {\"name\": \"knife\", \"type\": \"static\", \"position\": [0, 0, 0.5], \"orientation\": [0.70710678, "
+	"-0.70710678, 0, 0],"
 	" \"shapes\": [{\"type\": \"capsule\", \"radius\": 0.01, \"half_height\": 0.5, \"friction\": 0.6}]},\n"
 	"  {\"name\": \"ball\", \"type\": \"dynamic\", \"position\": [%.9g, 0, 0.8],"
 	" \"shapes\": [{\"type\": \"sphere\", \"radius\": 0.1, \"density\": 1000, \"friction\": 0.6}]}]}\n";
@@ -52,9 +53,13 @@ static void test_random_stream(void** state)
 	(void)state;
 	double forward[64];
 	for (int i = 0; i < 64; ++i)
+	{
 		forward[i] = kl_ens_normal(3, (uint64_t)(i / 8), (uint64_t)(i % 8));
+	}
 	for (int i = 63; i >= 0; --i)
+	{
 		assert_true(kl_ens_normal(3, (uint64_t)(i / 8), (uint64_t)(i % 8)) == forward[i]);
+	}
 	assert_true(kl_ens_random_u64(3, 0, 1) != kl_ens_random_u64(3, 1, 0));
 	assert_true(kl_ens_random_u64(3, 0, 0) != kl_ens_random_u64(4, 0, 0));
 	double sum = 0.0, squares = 0.0;
@@ -76,9 +81,13 @@ static void kl_run_knife(kl_ensemble* ens, double mu, int samples, int steps, in
 	kl_write_knife_scene(path, mu);
 	kl_ens_def def = kl_knife_def(path, samples, steps, threads);
 	if (!kl_ens_prepare(ens, &def, error, sizeof(error)))
+	{
 		fail_msg("%s", error);
+	}
 	if (!kl_ens_run_threads(ens, error, sizeof(error)))
+	{
 		fail_msg("%s", error);
+	}
 }
 
 // The same states and hashes, bit for bit, on 1, 2 and 3 threads.
@@ -119,7 +128,9 @@ static void test_knife_edge_probability(void** state)
 		kl_run_knife(&ens, ratios[k] * 0.02, samples, 180, 2);
 		int positive = 0;
 		for (int i = 0; i < samples; ++i)
+		{
 			positive += kl_ens_state(&ens, i, 2)[0] > 0.0f;
+		}
 		double p = kl_ens_region_probability(&ens, 0);
 		print_message("mu/sigma %+.1f: p(right) %.4f, positive draws %.4f, Phi %.4f\n", ratios[k], p,
 					  (double)positive / samples, phi[k]);
@@ -136,8 +147,15 @@ static void test_bad_arguments(void** state)
 	kl_ens_perturb perturb;
 	kl_ens_region region;
 	char error[256];
-	const char* bad_perturbs[] = {"ball", "ball:position", "ball:spin=1", ":position=1", "ball:position=nan",
-								  "ball:position=-1", "ball:mass=1,2,3", "ball:position=1,2", "ball:angle=1e30"};
+	const char* bad_perturbs[] = {"ball",
+								  "ball:position",
+								  "ball:spin=1",
+								  ":position=1",
+								  "ball:position=nan",
+								  "ball:position=-1",
+								  "ball:mass=1,2,3",
+								  "ball:position=1,2",
+								  "ball:angle=1e30"};
 	for (size_t i = 0; i < sizeof(bad_perturbs) / sizeof(bad_perturbs[0]); ++i)
 	{
 		error[0] = '\0';
@@ -149,7 +167,9 @@ static void test_bad_arguments(void** state)
 	assert_int_equal(perturb.kind, KL_ENS_ANGLE);
 	const char* bad_regions[] = {"r=1,2,3", "r=1,1,1,0,0,0", "=0,0,0,1,1,1", "r@=0,0,0,1,1,1", "r=0,0,0,1,1,inf"};
 	for (size_t i = 0; i < sizeof(bad_regions) / sizeof(bad_regions[0]); ++i)
+	{
 		assert_false(kl_ens_parse_region(bad_regions[i], &region, error, sizeof(error)));
+	}
 	assert_true(kl_ens_parse_region("in@box=0,0,0,1,1,1", &region, error, sizeof(error)));
 	assert_string_equal(region.body, "box");
 
