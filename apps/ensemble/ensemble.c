@@ -211,12 +211,18 @@ void kl_ens_free(kl_ensemble* ens)
 }
 
 // Draws three normals for one perturbation; *pair counts the sample's draws.
-static vec3s kl_ens_draw3(const kl_ensemble* ens, int sample, uint64_t* pair, const float sigma[3])
+static vec3s kl_ens_draw3(const kl_ensemble* ens, int sample, uint64_t* pair, const kl_ens_perturb* perturb)
 {
+	float n[3];
+	for (int k = 0; k < 3; ++k)
+	{
+		n[k] = (float)kl_ens_normal(ens->def.seed, (uint64_t)sample, (*pair)++);
+	}
 	vec3s v;
 	for (int k = 0; k < 3; ++k)
 	{
-		v.raw[k] = sigma[k] * (float)kl_ens_normal(ens->def.seed, (uint64_t)sample, (*pair)++);
+		const float* row = perturb->cholesky + 3 * k;
+		v.raw[k] = perturb->correlated ? row[0] * n[0] + row[1] * n[1] + row[2] * n[2] : perturb->sigma[k] * n[k];
 	}
 	return v;
 }
@@ -261,7 +267,7 @@ static void kl_ens_apply_perturbs(const kl_ensemble* ens, int sample, const kl_b
 	{
 		const kl_ens_perturb* perturb = &ens->def.perturbs[i];
 		kl_body_id body = bodies[perturb->body_index];
-		vec3s n = kl_ens_draw3(ens, sample, &pair, perturb->sigma);
+		vec3s n = kl_ens_draw3(ens, sample, &pair, perturb);
 		kl_transform pose = kl_body_get_transform(body);
 		switch (perturb->kind)
 		{

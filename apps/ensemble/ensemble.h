@@ -17,7 +17,7 @@
 /// What a perturbation changes; each draws standard normals from the sample's stream.
 typedef enum kl_ens_perturb_kind
 {
-	KL_ENS_POSITION, ///< position += (σx n, σy n, σz n)
+	KL_ENS_POSITION, ///< position += (σx n, σy n, σz n), or L n for a full covariance L Lᵀ
 	KL_ENS_ANGLE,	 ///< rotation = exp(σ n) · rotation, a rotation vector in world axes
 	KL_ENS_VELOCITY, ///< linear velocity += (σx n, σy n, σz n)
 	KL_ENS_MASS,	 ///< mass and inertia × max(0.01, 1 + σ n), σ relative
@@ -29,6 +29,10 @@ typedef struct kl_ens_perturb
 	char body[KL_ENS_NAME_CAPACITY];
 	kl_ens_perturb_kind kind;
 	float sigma[3]; ///< per axis; the scalar kinds use sigma[0]
+	/// With a full covariance (position, angle, velocity): its lower Cholesky factor L, row-major,
+	/// and the draw is L n instead of (σx n₁, σy n₂, σz n₃).
+	bool correlated;
+	float cholesky[9];
 	int body_index; ///< in kl_world_get_bodies order, set by kl_ens_prepare
 } kl_ens_perturb;
 
@@ -104,7 +108,7 @@ bool kl_ens_write_heatmap(const kl_ensemble* ens, int body, const char* path, in
 						  int error_capacity);
 
 // Command line (ensemble_args.c).
-/// Parses "BODY:position=σx,σy,σz" and the other kinds.
+/// Parses "BODY:position=σx,σy,σz" (or =σ, or a covariance =c11,c12,c13,c22,c23,c33) and the other kinds.
 bool kl_ens_parse_perturb(const char* text, kl_ens_perturb* out, char* error, int error_capacity);
 /// Parses "NAME=xmin,ymin,zmin,xmax,ymax,zmax" or "NAME@BODY=…".
 bool kl_ens_parse_region(const char* text, kl_ens_region* out, char* error, int error_capacity);

@@ -140,6 +140,34 @@ static void test_knife_edge_probability(void** state)
 	}
 }
 
+// A full covariance: the start positions of 2,000 samples (no steps) have it. The standard error of
+// a sample covariance is sqrt((c_ii c_jj + c_ij²)/N) <= 0.0022 m² here; the bound is 5 of them.
+static void test_correlated_position(void** state)
+{
+	(void)state;
+	char path[512], error[512];
+	snprintf(path, sizeof(path), "%s/ensemble_knife_cov.json", KL_TEST_OUT_DIR);
+	kl_write_knife_scene(path, 0.0);
+	kl_ens_def def = kl_knife_def(path, 2000, 0, 2);
+	assert_true(
+		kl_ens_parse_perturb("ball:position=0.04,0.02,0,0.09,-0.01,0.01", &def.perturbs[0], error, sizeof(error)));
+	kl_ensemble ens;
+	if (!kl_ens_prepare(&ens, &def, error, sizeof(error)) || !kl_ens_run_threads(&ens, error, sizeof(error)))
+	{
+		fail_msg("%s", error);
+	}
+	const double expected[9] = {0.04, 0.02, 0.0, 0.02, 0.09, -0.01, 0.0, -0.01, 0.01};
+	double mean[3], covariance[9];
+	kl_ens_position_moments(&ens, 2, mean, covariance); // no steps: the final positions are the start
+	assert_near(mean[0], 0.0, 0.03);
+	assert_near(mean[2], 0.8, 0.015);
+	for (int k = 0; k < 9; ++k)
+	{
+		assert_near(covariance[k], expected[k], 0.011);
+	}
+	kl_ens_free(&ens);
+}
+
 // Bad arguments are refused with a message; nothing is half-filled into a run.
 static void test_bad_arguments(void** state)
 {
@@ -190,9 +218,8 @@ static void test_bad_arguments(void** state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_random_stream),
-		cmocka_unit_test(test_threads_identical),
-		cmocka_unit_test(test_knife_edge_probability),
+		cmocka_unit_test(test_random_stream),		   cmocka_unit_test(test_threads_identical),
+		cmocka_unit_test(test_knife_edge_probability), cmocka_unit_test(test_correlated_position),
 		cmocka_unit_test(test_bad_arguments),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
