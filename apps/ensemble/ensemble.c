@@ -146,6 +146,33 @@ static bool kl_ens_check_def(const kl_ens_def* def, char* error, int capacity)
 	return false;
 }
 
+static bool kl_ens_collect_static_boxes(kl_ensemble* ens, const kl_body_id* bodies)
+{
+	int total = 0;
+	for (int i = 0; i < ens->body_count; ++i)
+	{
+		total += kl_body_get_type(bodies[i]) == KL_BODY_STATIC ? kl_body_get_shape_count(bodies[i]) : 0;
+	}
+	ens->static_boxes = malloc(sizeof(kl_aabb) * (size_t)(total + 1));
+	kl_shape_id* shapes = malloc(sizeof(kl_shape_id) * (size_t)(total + 1));
+	bool ok = ens->static_boxes != NULL && shapes != NULL;
+	for (int i = 0; ok && i < ens->body_count; ++i)
+	{
+		int count = kl_body_get_type(bodies[i]) == KL_BODY_STATIC ? kl_body_get_shapes(bodies[i], shapes, total) : 0;
+		for (int k = 0; k < count; ++k)
+		{
+			kl_aabb box = kl_shape_get_aabb(shapes[k]);
+			// Planes' bounds are everything: nothing to outline.
+			if (box.upper.x - box.lower.x < 1e6f && box.upper.y - box.lower.y < 1e6f)
+			{
+				ens->static_boxes[ens->static_box_count++] = box;
+			}
+		}
+	}
+	free(shapes);
+	return ok;
+}
+
 bool kl_ens_prepare(kl_ensemble* ens, const kl_ens_def* def, char* error, int capacity)
 {
 	memset(ens, 0, sizeof(*ens));
@@ -186,7 +213,7 @@ bool kl_ens_prepare(kl_ensemble* ens, const kl_ens_def* def, char* error, int ca
 			const char* name = kl_body_get_name(bodies[i]);
 			snprintf(ens->body_names[i], KL_ENS_NAME_CAPACITY, "%s", name != NULL ? name : "");
 		}
-		ok = kl_ens_resolve_names(ens, error, capacity);
+		ok = kl_ens_resolve_names(ens, error, capacity) && kl_ens_collect_static_boxes(ens, bodies);
 	}
 	else
 	{
@@ -205,6 +232,7 @@ void kl_ens_free(kl_ensemble* ens)
 {
 	free(ens->scene_text);
 	free(ens->body_names);
+	free(ens->static_boxes);
 	free(ens->states);
 	free(ens->hashes);
 	memset(ens, 0, sizeof(*ens));

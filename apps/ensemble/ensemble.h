@@ -71,8 +71,10 @@ typedef struct kl_ensemble
 	char base_dir[1024];
 	int body_count;
 	char (*body_names)[KL_ENS_NAME_CAPACITY]; ///< "" for unnamed bodies
-	float* states;							  ///< sample_count × body_count × KL_ENS_BODY_STRIDE
-	uint32_t* hashes;						  ///< kl_world_hash_transforms of each sample's final world
+	kl_aabb* static_boxes;					  ///< bounds of the static bodies' shapes, for the heatmap's top view
+	int static_box_count;
+	float* states;	  ///< sample_count × body_count × KL_ENS_BODY_STRIDE
+	uint32_t* hashes; ///< kl_world_hash_transforms of each sample's final world
 } kl_ensemble;
 
 /// Reads the scene, resolves body names and allocates the results. False with a message in error.
@@ -103,7 +105,8 @@ void kl_ens_position_moments(const kl_ensemble* ens, int body, double mean[3], d
 uint32_t kl_ens_combined_hash(const kl_ensemble* ens);
 bool kl_ens_write_csv(const kl_ensemble* ens, const char* path);
 /// A top view (x right, y up) of a body's final positions: counts on a grid over the bounds of all
-/// samples and regions, written as a heatmap PNG with the regions outlined.
+/// samples and regions, written as a heatmap PNG with the static shapes' bounds outlined in grey and
+/// the regions in white.
 bool kl_ens_write_heatmap(const kl_ensemble* ens, int body, const char* path, int cells, char* error,
 						  int error_capacity);
 

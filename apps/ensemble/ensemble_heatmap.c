@@ -1,5 +1,5 @@
 // Kollide ensembles — the top view of final positions as a heatmap PNG (libpng): sample counts per
-// cell, regions outlined in white.
+// cell, the static shapes' bounds outlined in grey and the regions in white.
 // SPDX-License-Identifier: MIT
 #include "ensemble.h"
 
@@ -85,7 +85,7 @@ static void kl_ens_view_bounds(const kl_ensemble* ens, int body, double lo[2], d
 	}
 }
 
-static void kl_ens_outline(uint8_t* rgb, int size, const double lo[2], double scale, kl_aabb box)
+static void kl_ens_outline(uint8_t* rgb, int size, const double lo[2], double scale, kl_aabb box, uint8_t grey)
 {
 	int x0 = (int)floor((box.lower.x - lo[0]) * scale), x1 = (int)floor((box.upper.x - lo[0]) * scale);
 	int y0 = (int)floor((box.lower.y - lo[1]) * scale), y1 = (int)floor((box.upper.y - lo[1]) * scale);
@@ -98,7 +98,7 @@ static void kl_ens_outline(uint8_t* rgb, int size, const double lo[2], double sc
 			if (inside && edge)
 			{
 				uint8_t* p = rgb + ((size_t)(size - 1 - y) * (size_t)size + (size_t)x) * 3;
-				p[0] = p[1] = p[2] = 255;
+				p[0] = p[1] = p[2] = grey;
 			}
 		}
 	}
@@ -136,9 +136,14 @@ bool kl_ens_write_heatmap(const kl_ensemble* ens, int body, const char* path, in
 			kl_ens_heat_rgb(sqrt((double)c / peak), rgb + ((size_t)y * (size_t)size + (size_t)x) * 3);
 		}
 	}
+	double scale = size / (hi[0] - lo[0]);
+	for (int b = 0; ok && b < ens->static_box_count; ++b)
+	{
+		kl_ens_outline(rgb, size, lo, scale, ens->static_boxes[b], 128);
+	}
 	for (int r = 0; ok && r < ens->def.region_count; ++r)
 	{
-		kl_ens_outline(rgb, size, lo, size / (hi[0] - lo[0]), ens->def.regions[r].box);
+		kl_ens_outline(rgb, size, lo, scale, ens->def.regions[r].box, 255);
 	}
 	if (ok && !kl_ens_write_rgb_png(path, rgb, size, size))
 	{
