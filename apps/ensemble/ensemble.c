@@ -75,7 +75,7 @@ static kl_world_id kl_ens_load(const kl_ensemble* ens, bool quiet)
 	return world;
 }
 
-static int kl_ens_find_body(const kl_ensemble* ens, const char* name)
+int kl_ens_find_body(const kl_ensemble* ens, const char* name)
 {
 	for (int i = 0; i < ens->body_count; ++i)
 	{

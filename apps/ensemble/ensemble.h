@@ -81,6 +81,9 @@ typedef struct kl_ensemble
 bool kl_ens_prepare(kl_ensemble* ens, const kl_ens_def* def, char* error, int error_capacity);
 void kl_ens_free(kl_ensemble* ens);
 
+/// The index of the body named `name` in the results, or -1.
+int kl_ens_find_body(const kl_ensemble* ens, const char* name);
+
 /// Runs sample `index` and writes its state row and hash. False when the scene cannot be made.
 bool kl_ens_run_sample(const kl_ensemble* ens, int index, float* state, uint32_t* hash);
 

@@ -16,14 +16,18 @@
 static const char* const kl_ens_usage =
 	"usage: kollide-ensemble SCENE.json --samples N --perturb BODY:KIND=σ[,σ,σ] [--perturb …]\n"
 	"         [--region NAME[@BODY]=xmin,ymin,zmin,xmax,ymax,zmax …] --steps S [--dt H] [--substeps K]\n"
-	"         [--threads T] [--seed K] [--out DIR] [--no-progress]\n"
+	"         [--track BODY …] [--threads T] [--seed K] [--out DIR] [--no-progress]\n"
 	"  KIND: position, angle, velocity (σ or σx,σy,σz), mass (relative σ), friction (σ)\n"
 	"  writes DIR/states.csv, DIR/summary.txt and DIR/heatmap.png; under mpirun, rank 0 reports\n";
+
+#define KL_ENS_MAX_TRACKS 32
 
 typedef struct kl_ens_cli
 {
 	kl_ens_def def;
 	const char* out_dir;
+	const char* tracks[KL_ENS_MAX_TRACKS]; ///< bodies whose final-position moments are reported too
+	int track_count;
 } kl_ens_cli;
 
 static bool kl_ens_parse_int(const char* text, long lo, long hi, long* out)
@@ -40,6 +44,7 @@ static bool kl_ens_parse_cli(int argc, char** argv, kl_ens_cli* cli, char* error
 	cli->def = kl_default_ens_def();
 	cli->def.progress = true;
 	cli->out_dir = NULL;
+	cli->track_count = 0;
 	kl_ens_def* def = &cli->def;
 	for (int i = 1; i < argc; ++i)
 	{
@@ -88,6 +93,14 @@ static bool kl_ens_parse_cli(int argc, char** argv, kl_ens_cli* cli, char* error
 				return snprintf(error, (size_t)capacity, "--dt '%s' is not in (0, 1]", value), false;
 			}
 		}
+		else if (strcmp(arg, "--track") == 0)
+		{
+			if (cli->track_count == KL_ENS_MAX_TRACKS)
+			{
+				return snprintf(error, (size_t)capacity, "more than %d --track", KL_ENS_MAX_TRACKS), false;
+			}
+			cli->tracks[cli->track_count++] = value;
+		}
 		else if (strcmp(arg, "--out") == 0)
 		{
 			cli->out_dir = value;
@@ -133,24 +146,29 @@ static bool kl_ens_parse_cli(int argc, char** argv, kl_ens_cli* cli, char* error
 }
 
 // The lines every run with the same inputs prints identically (wall time is printed apart).
-static void kl_ens_summary(const kl_ensemble* ens, FILE* out)
+// The lines every run with the same inputs prints identically (wall time is printed apart): the
+// regions, then the moments of the perturbed bodies and the tracked ones, each once.
+static void kl_ens_summary(const kl_ensemble* ens, const kl_ens_cli* cli, FILE* out)
 {
 	for (int r = 0; r < ens->def.region_count; ++r)
 	{
 		fprintf(out, "region %s p=%.4f\n", ens->def.regions[r].name, kl_ens_region_probability(ens, r));
 	}
-	for (int i = 0; i < ens->def.perturb_count; ++i)
+	int bodies[KL_ENS_MAX_PERTURBS + KL_ENS_MAX_TRACKS], count = 0;
+	for (int i = 0; i < ens->def.perturb_count + cli->track_count; ++i)
 	{
-		int b = ens->def.perturbs[i].body_index;
+		int b = i < ens->def.perturb_count ? ens->def.perturbs[i].body_index
+										   : kl_ens_find_body(ens, cli->tracks[i - ens->def.perturb_count]);
 		bool seen = false;
-		for (int j = 0; j < i; ++j)
+		for (int j = 0; j < count; ++j)
 		{
-			seen = seen || ens->def.perturbs[j].body_index == b;
+			seen = seen || bodies[j] == b;
 		}
-		if (seen)
+		if (seen || b < 0)
 		{
 			continue;
 		}
+		bodies[count++] = b;
 		double mean[3], cov[9];
 		kl_ens_position_moments(ens, b, mean, cov);
 		fprintf(out, "mean %s %.6f %.6f %.6f\n", ens->body_names[b], mean[0], mean[1], mean[2]);
@@ -160,8 +178,9 @@ static void kl_ens_summary(const kl_ensemble* ens, FILE* out)
 	fprintf(out, "hash %08x\n", kl_ens_combined_hash(ens));
 }
 
-static bool kl_ens_write_outputs(const kl_ensemble* ens, const char* dir, char* error, int capacity)
+static bool kl_ens_write_outputs(const kl_ensemble* ens, const kl_ens_cli* cli, char* error, int capacity)
 {
+	const char* dir = cli->out_dir;
 	if (mkdir(dir, 0777) != 0 && errno != EEXIST)
 	{
 		return snprintf(error, (size_t)capacity, "cannot create '%s'", dir), false;
@@ -178,7 +197,7 @@ static bool kl_ens_write_outputs(const kl_ensemble* ens, const char* dir, char* 
 	{
 		return snprintf(error, (size_t)capacity, "cannot write '%s'", path), false;
 	}
-	kl_ens_summary(ens, file);
+	kl_ens_summary(ens, cli, file);
 	fclose(file);
 	int body = ens->def.region_count > 0	? ens->def.regions[0].body_index
 			   : ens->def.perturb_count > 0 ? ens->def.perturbs[0].body_index
@@ -215,6 +234,18 @@ static int kl_ens_main(int argc, char** argv, int rank, int ranks)
 		}
 		return 1;
 	}
+	for (int i = 0; i < cli.track_count; ++i)
+	{
+		if (kl_ens_find_body(&ens, cli.tracks[i]) < 0)
+		{
+			if (rank == 0)
+			{
+				fprintf(stderr, "kollide-ensemble: --track: no body named '%s' in the scene\n", cli.tracks[i]);
+			}
+			kl_ens_free(&ens);
+			return 1;
+		}
+	}
 	double start = kl_ens_seconds();
 	bool ok;
 #ifdef KL_ENS_HAVE_MPI
@@ -226,11 +257,11 @@ static int kl_ens_main(int argc, char** argv, int rank, int ranks)
 	double wall = kl_ens_seconds() - start;
 	if (ok && rank == 0)
 	{
-		kl_ens_summary(&ens, stdout);
+		kl_ens_summary(&ens, &cli, stdout);
 		printf("samples=%d ranks=%d threads=%d wall_s=%.3f\n", cli.def.sample_count, ranks, cli.def.thread_count, wall);
 		if (cli.out_dir != NULL)
 		{
-			ok = kl_ens_write_outputs(&ens, cli.out_dir, error, sizeof(error));
+			ok = kl_ens_write_outputs(&ens, &cli, error, sizeof(error));
 		}
 	}
 	if (!ok)

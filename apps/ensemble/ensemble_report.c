@@ -43,8 +43,12 @@ void kl_ens_position_moments(const kl_ensemble* ens, int body, double mean[3], d
 	{
 		for (int a = 0; a < 3; ++a)
 		{
-			mean[a] += kl_ens_state(ens, i, body)[3 + a] / n;
+			mean[a] += kl_ens_state(ens, i, body)[3 + a];
 		}
+	}
+	for (int a = 0; a < 3; ++a)
+	{
+		mean[a] /= n; // after the sum, so that equal positions give their value exactly
 	}
 	for (int i = 0; i < n; ++i)
 	{
