@@ -201,7 +201,7 @@ bool kl_ens_prepare(kl_ensemble* ens, const kl_ens_def* def, char* error, int ca
 	ens->body_count = kl_world_get_bodies(world, NULL, 0);
 	kl_body_id* bodies = malloc(sizeof(kl_body_id) * (size_t)(ens->body_count + 1));
 	ens->body_names = calloc((size_t)ens->body_count + 1, sizeof(*ens->body_names));
-	size_t row = (size_t)ens->body_count * KL_ENS_BODY_STRIDE;
+	size_t row = kl_ens_row_floats(ens);
 	ens->states = calloc((size_t)def->sample_count * row + 1, sizeof(float));
 	ens->hashes = calloc((size_t)def->sample_count, sizeof(uint32_t));
 	bool ok = bodies != NULL && ens->body_names != NULL && ens->states != NULL && ens->hashes != NULL;
@@ -213,7 +213,8 @@ bool kl_ens_prepare(kl_ensemble* ens, const kl_ens_def* def, char* error, int ca
 			const char* name = kl_body_get_name(bodies[i]);
 			snprintf(ens->body_names[i], KL_ENS_NAME_CAPACITY, "%s", name != NULL ? name : "");
 		}
-		ok = kl_ens_resolve_names(ens, error, capacity) && kl_ens_collect_static_boxes(ens, bodies);
+		ok = kl_ens_resolve_names(ens, error, capacity) &&
+			 kl_ens_resolve_sensor_regions(ens, bodies, error, capacity) && kl_ens_collect_static_boxes(ens, bodies);
 	}
 	else
 	{
@@ -335,9 +336,11 @@ bool kl_ens_run_sample(const kl_ensemble* ens, int index, float* state, uint32_t
 		memcpy(state + i * KL_ENS_BODY_STRIDE, p.raw, sizeof(float) * 3);
 	}
 	bool ok = true;
+	int overlaps[KL_ENS_MAX_REGIONS] = {0};
 	for (int step = 0; step < ens->def.step_count && ok; ++step)
 	{
 		ok = kl_world_step(world, ens->def.dt, ens->def.substeps) == KL_OK;
+		kl_ens_track_sensor_regions(ens, world, bodies, overlaps);
 	}
 	for (int i = 0; i < count; ++i)
 	{
@@ -345,6 +348,7 @@ bool kl_ens_run_sample(const kl_ensemble* ens, int index, float* state, uint32_t
 		memcpy(state + i * KL_ENS_BODY_STRIDE + 3, pose.p.raw, sizeof(float) * 3);
 		memcpy(state + i * KL_ENS_BODY_STRIDE + 6, pose.q.raw, sizeof(float) * 4);
 	}
+	kl_ens_region_flags(ens, overlaps, state);
 	*hash = kl_world_hash_transforms(world);
 	free(bodies);
 	kl_ens_destroy(world);
@@ -383,7 +387,7 @@ static void* kl_ens_worker(void* context)
 {
 	kl_ens_pool* pool = context;
 	kl_ensemble* ens = pool->ens;
-	size_t row = (size_t)ens->body_count * KL_ENS_BODY_STRIDE;
+	size_t row = kl_ens_row_floats(ens);
 	for (int i = atomic_fetch_add(&pool->next, 1); i < ens->def.sample_count; i = atomic_fetch_add(&pool->next, 1))
 	{
 		if (!kl_ens_run_sample(ens, i, ens->states + (size_t)i * row, ens->hashes + i))

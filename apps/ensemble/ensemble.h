@@ -12,6 +12,7 @@
 #define KL_ENS_MAX_REGIONS 32
 #define KL_ENS_NAME_CAPACITY 64
 /// Floats kept per body and sample: start position (3), final position (3), final rotation (4, xyzw).
+/// A sample's row holds these for every body, then 1 or 0 per region (kl_ens_row_floats).
 #define KL_ENS_BODY_STRIDE 10
 
 /// What a perturbation changes; each draws standard normals from the sample's stream.
@@ -36,13 +37,16 @@ typedef struct kl_ens_perturb
 	int body_index; ///< in kl_world_get_bodies order, set by kl_ens_prepare
 } kl_ens_perturb;
 
-/// An outcome region: an axis-aligned box the named body's final position lies in (or not).
+/// An outcome region: an axis-aligned box the named body's final position lies in, or the sensor
+/// shapes of a scene body that the named body's shapes overlap at the end (by the sensor events).
 typedef struct kl_ens_region
 {
 	char name[KL_ENS_NAME_CAPACITY];
-	char body[KL_ENS_NAME_CAPACITY]; ///< "" = the first perturbed body
+	char body[KL_ENS_NAME_CAPACITY];		///< "" = the first perturbed body
+	char sensor_body[KL_ENS_NAME_CAPACITY]; ///< "" = the box
 	kl_aabb box;
-	int body_index; ///< set by kl_ens_prepare
+	int body_index;	  ///< set by kl_ens_prepare
+	int sensor_index; ///< set by kl_ens_prepare; -1 for a box
 } kl_ens_region;
 
 typedef struct kl_ens_def
@@ -81,6 +85,9 @@ typedef struct kl_ensemble
 bool kl_ens_prepare(kl_ensemble* ens, const kl_ens_def* def, char* error, int error_capacity);
 void kl_ens_free(kl_ensemble* ens);
 
+/// Floats per sample in ens->states: KL_ENS_BODY_STRIDE per body, then one per region.
+size_t kl_ens_row_floats(const kl_ensemble* ens);
+
 /// The index of the body named `name` in the results, or -1.
 int kl_ens_find_body(const kl_ensemble* ens, const char* name);
 
@@ -98,9 +105,17 @@ uint64_t kl_ens_random_u64(uint64_t seed, uint64_t sample, uint64_t counter);
 /// A standard normal from draws 2·pair and 2·pair + 1 (Box–Muller, cosine branch).
 double kl_ens_normal(uint64_t seed, uint64_t sample, uint64_t pair);
 
+// Regions (ensemble_regions.c).
+/// Finds each sensor region's body and checks that it has a sensor shape reporting events.
+bool kl_ens_resolve_sensor_regions(kl_ensemble* ens, const kl_body_id* bodies, char* error, int capacity);
+/// After a step: counts the sensor regions' begin (+1) and end (−1) events in overlaps[region].
+void kl_ens_track_sensor_regions(const kl_ensemble* ens, kl_world_id world, const kl_body_id* bodies, int* overlaps);
+/// Writes the sample's region flags (1 inside, 0 not) after the bodies in its state row.
+void kl_ens_region_flags(const kl_ensemble* ens, const int* overlaps, float* state);
+
 // Reductions over all samples in index order (ensemble_report.c).
 const float* kl_ens_state(const kl_ensemble* ens, int sample, int body);
-/// Fraction of samples whose region body ends inside the region's box.
+/// Fraction of samples whose region body ends inside the region.
 double kl_ens_region_probability(const kl_ensemble* ens, int region);
 /// Mean and covariance (row-major 3×3) of a body's final position.
 void kl_ens_position_moments(const kl_ensemble* ens, int body, double mean[3], double covariance[9]);
@@ -116,7 +131,7 @@ bool kl_ens_write_heatmap(const kl_ensemble* ens, int body, const char* path, in
 // Command line (ensemble_args.c).
 /// Parses "BODY:position=σx,σy,σz" (or =σ, or a covariance =c11,c12,c13,c22,c23,c33) and the other kinds.
 bool kl_ens_parse_perturb(const char* text, kl_ens_perturb* out, char* error, int error_capacity);
-/// Parses "NAME=xmin,ymin,zmin,xmax,ymax,zmax" or "NAME@BODY=…".
+/// Parses "NAME=xmin,ymin,zmin,xmax,ymax,zmax" or "NAME=sensor:SENSOR_BODY", each also as "NAME@BODY=…".
 bool kl_ens_parse_region(const char* text, kl_ens_region* out, char* error, int error_capacity);
 
 #ifdef KL_ENS_HAVE_MPI

@@ -154,15 +154,19 @@ bool kl_ens_parse_region(const char* text, kl_ens_region* out, char* error, int 
 	memset(out, 0, sizeof(*out));
 	const char* equals = strchr(text, '=');
 	const char* at = equals != NULL ? memchr(text, '@', (size_t)(equals - text)) : NULL;
-	double v[6];
-	bool ok = equals != NULL && kl_ens_parse_numbers(equals + 1, v, 6) == 6;
+	double v[6] = {0.0};
+	bool sensor = equals != NULL && strncmp(equals + 1, "sensor:", 7) == 0;
+	bool ok = equals != NULL && (sensor ? kl_ens_copy_name(out->sensor_body, equals + 8, strlen(equals + 8))
+										: kl_ens_parse_numbers(equals + 1, v, 6) == 6);
 	ok = ok && kl_ens_copy_name(out->name, text, (size_t)((at != NULL ? at : equals) - text));
 	ok = ok && (at == NULL || kl_ens_copy_name(out->body, at + 1, (size_t)(equals - at - 1)));
 	ok = ok && v[0] <= v[3] && v[1] <= v[4] && v[2] <= v[5];
 	if (!ok)
 	{
-		snprintf(error, (size_t)capacity,
-				 "--region '%s': expected NAME[@BODY]=xmin,ymin,zmin,xmax,ymax,zmax (min <= max)", text);
+		snprintf(
+			error, (size_t)capacity,
+			"--region '%s': expected NAME[@BODY]=xmin,ymin,zmin,xmax,ymax,zmax (min <= max) or NAME[@BODY]=sensor:BODY",
+			text);
 		return false;
 	}
 	out->box.lower = kl_vec3((float)v[0], (float)v[1], (float)v[2]);

@@ -62,7 +62,7 @@ static void kl_ens_view_bounds(const kl_ensemble* ens, int body, double lo[2], d
 	}
 	for (int r = 0; r < ens->def.region_count; ++r)
 	{
-		for (int k = 0; k < 2; ++k)
+		for (int k = 0; k < 2 && ens->def.regions[r].sensor_index < 0; ++k)
 		{
 			// Unbounded region sides (a half-space as a huge box) do not stretch the view.
 			double a = ens->def.regions[r].box.lower.raw[k], b = ens->def.regions[r].box.upper.raw[k];
@@ -143,6 +143,10 @@ bool kl_ens_write_heatmap(const kl_ensemble* ens, int body, const char* path, in
 	}
 	for (int r = 0; ok && r < ens->def.region_count; ++r)
 	{
+		if (ens->def.regions[r].sensor_index >= 0)
+		{
+			continue; // a sensor's shapes are outlined with the static ones
+		}
 		kl_ens_outline(rgb, size, lo, scale, ens->def.regions[r].box, 255);
 	}
 	if (ok && !kl_ens_write_rgb_png(path, rgb, size, size))

@@ -15,7 +15,7 @@
 
 static const char* const kl_ens_usage =
 	"usage: kollide-ensemble SCENE.json --samples N --perturb BODY:KIND=σ[,σ,σ] [--perturb …]\n"
-	"         [--region NAME[@BODY]=xmin,ymin,zmin,xmax,ymax,zmax …] --steps S [--dt H] [--substeps K]\n"
+	"         [--region NAME[@BODY]=xmin,ymin,zmin,xmax,ymax,zmax|sensor:BODY …] --steps S [--dt H] [--substeps K]\n"
 	"         [--track BODY …] [--threads T] [--seed K] [--out DIR] [--no-progress]\n"
 	"  KIND: position, angle, velocity (σ or σx,σy,σz), mass (relative σ), friction (σ)\n"
 	"  writes DIR/states.csv, DIR/summary.txt and DIR/heatmap.png; under mpirun, rank 0 reports\n";

@@ -29,7 +29,7 @@ typedef struct kl_ens_master
 
 static size_t kl_ens_row(const kl_ensemble* ens)
 {
-	return (size_t)ens->body_count * KL_ENS_BODY_STRIDE;
+	return kl_ens_row_floats(ens);
 }
 
 static size_t kl_ens_result_bytes(const kl_ensemble* ens, int count)

@@ -8,28 +8,20 @@
 
 const float* kl_ens_state(const kl_ensemble* ens, int sample, int body)
 {
-	return ens->states + ((size_t)sample * (size_t)ens->body_count + (size_t)body) * KL_ENS_BODY_STRIDE;
+	return ens->states + (size_t)sample * kl_ens_row_floats(ens) + (size_t)body * KL_ENS_BODY_STRIDE;
 }
 
-static bool kl_ens_inside(kl_aabb box, const float* p)
+size_t kl_ens_row_floats(const kl_ensemble* ens)
 {
-	for (int k = 0; k < 3; ++k)
-	{
-		if (!(p[k] >= box.lower.raw[k] && p[k] <= box.upper.raw[k]))
-		{
-			return false;
-		}
-	}
-	return true;
+	return (size_t)ens->body_count * KL_ENS_BODY_STRIDE + (size_t)ens->def.region_count;
 }
 
 double kl_ens_region_probability(const kl_ensemble* ens, int region)
 {
-	const kl_ens_region* r = &ens->def.regions[region];
 	int inside = 0;
 	for (int i = 0; i < ens->def.sample_count; ++i)
 	{
-		inside += kl_ens_inside(r->box, kl_ens_state(ens, i, r->body_index) + 3);
+		inside += kl_ens_state(ens, i, ens->body_count)[region] != 0.0f; // the flags follow the bodies
 	}
 	return (double)inside / (double)ens->def.sample_count;
 }

@@ -10,7 +10,8 @@
 #include <string.h>
 
 // A sphere (r 0.1 m) dropped from 0.19 m above a horizontal knife edge along y (a static capsule of
-// radius 1 cm) at sideways offset mu: it rolls off to +x exactly when its start x is positive.
+// radius 1 cm) at sideways offset mu: it rolls off to +x exactly when its start x is positive. The
+// pad, a sensor on the floor for x > 0.1, sees the balls that end there.
 static const char* kl_knife_scene =
 	"{\"world\": {\"enable_sleep\": false},\n"
 	" \"bodies\": [\n"
@@ -20,7 +21,9 @@ static const char* kl_knife_scene =
 	"-0.70710678, 0, 0],"
 	" \"shapes\": [{\"type\": \"capsule\", \"radius\": 0.01, \"half_height\": 0.5, \"friction\": 0.6}]},\n"
 	"  {\"name\": \"ball\", \"type\": \"dynamic\", \"position\": [%.9g, 0, 0.8],"
-	" \"shapes\": [{\"type\": \"sphere\", \"radius\": 0.1, \"density\": 1000, \"friction\": 0.6}]}]}\n";
+	" \"shapes\": [{\"type\": \"sphere\", \"radius\": 0.1, \"density\": 1000, \"friction\": 0.6}]},\n"
+	"  {\"name\": \"pad\", \"type\": \"static\", \"position\": [2.05, 0, 0.15], \"shapes\": [{\"type\": \"box\","
+	" \"half_extents\": [1.95, 4, 0.15], \"sensor\": true, \"sensor_events\": true}]}]}\n";
 
 static void kl_write_knife_scene(const char* path, double mu)
 {
@@ -41,8 +44,9 @@ static kl_ens_def kl_knife_def(const char* path, int samples, int steps, int thr
 	char error[256];
 	assert_true(kl_ens_parse_perturb("ball:position=0.02,0,0", &def.perturbs[0], error, sizeof(error)));
 	assert_true(kl_ens_parse_region("right=0.1,-10,-10,10,10,10", &def.regions[0], error, sizeof(error)));
+	assert_true(kl_ens_parse_region("on_pad=sensor:pad", &def.regions[1], error, sizeof(error)));
 	def.perturb_count = 1;
-	def.region_count = 1;
+	def.region_count = 2;
 	return def;
 }
 
@@ -136,6 +140,13 @@ static void test_knife_edge_probability(void** state)
 					  (double)positive / samples, phi[k]);
 		assert_near(p, (double)positive / samples, 0.01);
 		assert_near(p, phi[k], 0.05);
+		// The sensor region agrees sample by sample: every ball right of x = 0.1 lies on the pad.
+		for (int i = 0; i < samples; ++i)
+		{
+			const float* flags = kl_ens_state(&ens, i, ens.body_count);
+			assert_true(flags[0] == flags[1]);
+		}
+		assert_true(kl_ens_region_probability(&ens, 1) == p && p > 0.0);
 		kl_ens_free(&ens);
 	}
 }
@@ -193,7 +204,8 @@ static void test_bad_arguments(void** state)
 	assert_true(kl_ens_parse_perturb("my:ball:angle=0.1", &perturb, error, sizeof(error)));
 	assert_string_equal(perturb.body, "my:ball");
 	assert_int_equal(perturb.kind, KL_ENS_ANGLE);
-	const char* bad_regions[] = {"r=1,2,3", "r=1,1,1,0,0,0", "=0,0,0,1,1,1", "r@=0,0,0,1,1,1", "r=0,0,0,1,1,inf"};
+	const char* bad_regions[] = {"r=1,2,3",		   "r=1,1,1,0,0,0",	  "=0,0,0,1,1,1",
+								 "r@=0,0,0,1,1,1", "r=0,0,0,1,1,inf", "r=sensor:"};
 	for (size_t i = 0; i < sizeof(bad_regions) / sizeof(bad_regions[0]); ++i)
 	{
 		assert_false(kl_ens_parse_region(bad_regions[i], &region, error, sizeof(error)));
@@ -209,6 +221,10 @@ static void test_bad_arguments(void** state)
 	kl_ensemble ens;
 	assert_false(kl_ens_prepare(&ens, &def, error, sizeof(error)));
 	assert_non_null(strstr(error, "nobody"));
+	def = kl_knife_def(path, 4, 1, 1);
+	assert_true(kl_ens_parse_region("bad=sensor:knife", &def.regions[1], error, sizeof(error)));
+	assert_false(kl_ens_prepare(&ens, &def, error, sizeof(error)));
+	assert_non_null(strstr(error, "sensor"));
 	def = kl_knife_def("/nonexistent/scene.json", 4, 1, 1);
 	assert_false(kl_ens_prepare(&ens, &def, error, sizeof(error)));
 	def = kl_knife_def(path, 0, 1, 1);
