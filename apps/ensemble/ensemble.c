@@ -131,9 +131,9 @@ static bool kl_ens_check_def(const kl_ens_def* def, char* error, int capacity)
 	{
 		snprintf(error, (size_t)capacity, "steps %d is out of range [0, 1e7]", def->step_count);
 	}
-	else if (def->thread_count < 1 || def->thread_count > 256)
+	else if (def->thread_count < 1 || def->thread_count > KL_ENS_MAX_THREADS)
 	{
-		snprintf(error, (size_t)capacity, "threads %d is out of range [1, 256]", def->thread_count);
+		snprintf(error, (size_t)capacity, "threads %d is out of range [1, %d]", def->thread_count, KL_ENS_MAX_THREADS);
 	}
 	else if (!(def->dt > 0.0f && def->dt <= 1.0f) || def->substeps < 1 || def->substeps > 64)
 	{
@@ -414,7 +414,7 @@ bool kl_ens_run_threads(kl_ensemble* ens, char* error, int capacity)
 	atomic_init(&pool.done, 0);
 	atomic_init(&pool.failed, 0);
 	int extra = ens->def.thread_count - 1;
-	pthread_t threads[256];
+	pthread_t threads[KL_ENS_MAX_THREADS];
 	int started = 0;
 	while (started < extra && pthread_create(&threads[started], NULL, kl_ens_worker, &pool) == 0)
 	{

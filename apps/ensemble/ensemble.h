@@ -11,6 +11,8 @@
 #define KL_ENS_MAX_PERTURBS 32
 #define KL_ENS_MAX_REGIONS 32
 #define KL_ENS_NAME_CAPACITY 64
+/// Each thread holds one world at a time, and the engine allows 128 at once.
+#define KL_ENS_MAX_THREADS 128
 /// Floats kept per body and sample: start position (3), final position (3), final rotation (4, xyzw).
 /// A sample's row holds these for every body, then 1 or 0 per region (kl_ens_row_floats).
 #define KL_ENS_BODY_STRIDE 10

@@ -17,7 +17,8 @@ static const char* const kl_ens_usage =
 	"usage: kollide-ensemble SCENE.json --samples N --perturb BODY:KIND=σ[,σ,σ] [--perturb …]\n"
 	"         [--region NAME[@BODY]=xmin,ymin,zmin,xmax,ymax,zmax|sensor:BODY …] --steps S [--dt H] [--substeps K]\n"
 	"         [--track BODY …] [--threads T] [--seed K] [--out DIR] [--no-progress]\n"
-	"  KIND: position, angle, velocity (σ or σx,σy,σz), mass (relative σ), friction (σ)\n"
+	"  KIND: position, angle, velocity (σ, σx,σy,σz or the covariance c11,c12,c13,c22,c23,c33),\n"
+	"        mass (relative σ), friction (σ)\n"
 	"  writes DIR/states.csv, DIR/summary.txt and DIR/heatmap.png; under mpirun, rank 0 reports\n";
 
 #define KL_ENS_MAX_TRACKS 32
@@ -76,7 +77,7 @@ static bool kl_ens_parse_cli(int argc, char** argv, kl_ens_cli* cli, char* error
 		{
 			def->substeps = (int)n;
 		}
-		else if (strcmp(arg, "--threads") == 0 && kl_ens_parse_int(value, 1, 256, &n))
+		else if (strcmp(arg, "--threads") == 0 && kl_ens_parse_int(value, 1, KL_ENS_MAX_THREADS, &n))
 		{
 			def->thread_count = (int)n;
 		}
