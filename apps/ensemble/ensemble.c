@@ -267,51 +267,59 @@ static versors kl_ens_rotation_from_vector(vec3s w)
 	return kl_quat_wxyz(cosf(0.5f * angle), axis.x, axis.y, axis.z);
 }
 
-static void kl_ens_scale_mass(kl_body_id body, float factor)
+static kl_result kl_ens_scale_mass(kl_body_id body, float factor)
 {
 	kl_mass_data mass = kl_body_get_mass_data(body);
 	mass.mass *= factor;
 	mass.inertia = glms_mat3_scale(mass.inertia, factor);
-	kl_body_set_mass_data(body, mass);
+	return kl_body_set_mass_data(body, mass);
 }
 
-static void kl_ens_add_friction(kl_body_id body, float delta)
+static kl_result kl_ens_add_friction(kl_body_id body, float delta)
 {
 	kl_shape_id shapes[64];
 	int count = kl_body_get_shapes(body, shapes, 64);
-	for (int i = 0; i < count && i < 64; ++i)
+	kl_result result = KL_OK;
+	for (int i = 0; i < count && i < 64 && result == KL_OK; ++i)
 	{
 		kl_material material = kl_shape_get_material(shapes[i]);
 		material.friction = fmaxf(0.0f, material.friction + delta);
-		kl_shape_set_material(shapes[i], material);
+		result = kl_shape_set_material(shapes[i], material);
 	}
+	return result;
+}
+
+static kl_result kl_ens_apply_perturb(const kl_ens_perturb* perturb, kl_body_id body, vec3s n)
+{
+	kl_transform pose = kl_body_get_transform(body);
+	switch (perturb->kind)
+	{
+		case KL_ENS_POSITION: return kl_body_set_transform(body, glms_vec3_add(pose.p, n), pose.q);
+		case KL_ENS_ANGLE:
+			return kl_body_set_transform(body, pose.p,
+										 glms_quat_normalize(glms_quat_mul(kl_ens_rotation_from_vector(n), pose.q)));
+		case KL_ENS_VELOCITY:
+			return kl_body_set_linear_velocity(body, glms_vec3_add(kl_body_get_linear_velocity(body), n));
+		case KL_ENS_MASS: return kl_ens_scale_mass(body, fmaxf(0.01f, 1.0f + n.x));
+		case KL_ENS_FRICTION: return kl_ens_add_friction(body, n.x);
+	}
+	return KL_OK;
 }
 
 // Every perturbation in the order given draws three normals (the scalar kinds use the first), so a
-// draw's counter depends only on its place in the list.
-static void kl_ens_apply_perturbs(const kl_ensemble* ens, int sample, const kl_body_id* bodies)
+// draw's counter depends only on its place in the list. A perturbed value the engine refuses (a
+// position out of range, the mass of a static body) fails the sample with the engine's message.
+static bool kl_ens_apply_perturbs(const kl_ensemble* ens, int sample, const kl_body_id* bodies)
 {
 	uint64_t pair = 0;
+	bool ok = true;
 	for (int i = 0; i < ens->def.perturb_count; ++i)
 	{
 		const kl_ens_perturb* perturb = &ens->def.perturbs[i];
-		kl_body_id body = bodies[perturb->body_index];
 		vec3s n = kl_ens_draw3(ens, sample, &pair, perturb);
-		kl_transform pose = kl_body_get_transform(body);
-		switch (perturb->kind)
-		{
-			case KL_ENS_POSITION: kl_body_set_transform(body, glms_vec3_add(pose.p, n), pose.q); break;
-			case KL_ENS_ANGLE:
-				kl_body_set_transform(body, pose.p,
-									  glms_quat_normalize(glms_quat_mul(kl_ens_rotation_from_vector(n), pose.q)));
-				break;
-			case KL_ENS_VELOCITY:
-				kl_body_set_linear_velocity(body, glms_vec3_add(kl_body_get_linear_velocity(body), n));
-				break;
-			case KL_ENS_MASS: kl_ens_scale_mass(body, fmaxf(0.01f, 1.0f + n.x)); break;
-			case KL_ENS_FRICTION: kl_ens_add_friction(body, n.x); break;
-		}
+		ok = ok && kl_ens_apply_perturb(perturb, bodies[perturb->body_index], n) == KL_OK;
 	}
+	return ok;
 }
 
 bool kl_ens_run_sample(const kl_ensemble* ens, int index, float* state, uint32_t* hash)
@@ -329,13 +337,12 @@ bool kl_ens_run_sample(const kl_ensemble* ens, int index, float* state, uint32_t
 		kl_ens_destroy(world);
 		return false;
 	}
-	kl_ens_apply_perturbs(ens, index, bodies);
+	bool ok = kl_ens_apply_perturbs(ens, index, bodies);
 	for (int i = 0; i < count; ++i)
 	{
 		vec3s p = kl_body_get_position(bodies[i]);
 		memcpy(state + i * KL_ENS_BODY_STRIDE, p.raw, sizeof(float) * 3);
 	}
-	bool ok = true;
 	int overlaps[KL_ENS_MAX_REGIONS] = {0};
 	for (int step = 0; step < ens->def.step_count && ok; ++step)
 	{

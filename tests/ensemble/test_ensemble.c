@@ -225,6 +225,13 @@ static void test_bad_arguments(void** state)
 	assert_true(kl_ens_parse_region("bad=sensor:knife", &def.regions[1], error, sizeof(error)));
 	assert_false(kl_ens_prepare(&ens, &def, error, sizeof(error)));
 	assert_non_null(strstr(error, "sensor"));
+	// A draw the engine refuses fails the run with its message, not a sample left unperturbed.
+	def = kl_knife_def(path, 4, 1, 2);
+	assert_true(kl_ens_parse_perturb("ball:position=1e8", &def.perturbs[0], error, sizeof(error)));
+	assert_true(kl_ens_prepare(&ens, &def, error, sizeof(error)));
+	assert_false(kl_ens_run_threads(&ens, error, sizeof(error)));
+	assert_non_null(strstr(error, "out of range"));
+	kl_ens_free(&ens);
 	def = kl_knife_def("/nonexistent/scene.json", 4, 1, 1);
 	assert_false(kl_ens_prepare(&ens, &def, error, sizeof(error)));
 	def = kl_knife_def(path, 0, 1, 1);
