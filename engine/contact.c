@@ -522,7 +522,9 @@ static bool update_mesh_contact(const kl_world* world, kl_contact* c, float dt, 
 		return overlap;
 	}
 	kl_manifold fresh[KL_MESH_MAX_MANIFOLDS];
-	int n = collide_mesh_pair(world, c, kl_contact_speculative_distance(world, c, dt), dt, scratch, fresh);
+	float margin = kl_contact_speculative_distance(world, c, dt);
+	int n = collide_mesh_pair(world, c, margin, dt, scratch, fresh);
+	n = kl_contact_sweep(world, c, margin, dt, scratch, fresh, n);
 	n = kl_contact_pre_solve(world, c, fresh, n);
 	kl_transform frame_a = shape_transform(world, &world->shapes[c->shape_a]);
 	for (int i = 0; i < n; ++i)
@@ -547,9 +549,7 @@ static versors conjugate(versors q)
 	return (versors){{-q.x, -q.y, -q.z, q.w}};
 }
 
-/// How far the shape's points reach from its body's centre of mass; 0 for a static body, which
-/// does not turn.
-static float shape_reach(const kl_world* world, const kl_shape* shape)
+float kl_contact_shape_reach(const kl_world* world, const kl_shape* shape)
 {
 	const kl_body_sim* sim = &world->sims[shape->body];
 	if ((sim->flags & KL_SIM_MOVABLE) == 0)
@@ -583,7 +583,8 @@ static void store_base(const kl_world* world, kl_contact* c)
 		b->point[k] = m->points[k].point;
 		b->separation[k] = m->points[k].separation;
 	}
-	b->reach = fmaxf(shape_reach(world, &world->shapes[c->shape_a]), shape_reach(world, &world->shapes[c->shape_b]));
+	b->reach = fmaxf(kl_contact_shape_reach(world, &world->shapes[c->shape_a]),
+					 kl_contact_shape_reach(world, &world->shapes[c->shape_b]));
 }
 
 /// Moves a kept manifold's first point to the end, with the base's record of it, so that each
