@@ -49,17 +49,6 @@ static void kl_ens_quiet(const char* message, void* context)
 	(void)context;
 }
 
-// The engine claims and frees world slots without a lock (as Box3D does), so the samples' threads
-// create and destroy their worlds one at a time; stepping runs in parallel.
-static pthread_mutex_t kl_ens_world_lock = PTHREAD_MUTEX_INITIALIZER;
-
-static void kl_ens_destroy(kl_world_id world)
-{
-	pthread_mutex_lock(&kl_ens_world_lock);
-	kl_destroy_world(world);
-	pthread_mutex_unlock(&kl_ens_world_lock);
-}
-
 static kl_world_id kl_ens_load(const kl_ensemble* ens, bool quiet)
 {
 	kl_scene_load_options options = kl_default_scene_load_options();
@@ -69,10 +58,7 @@ static kl_world_id kl_ens_load(const kl_ensemble* ens, bool quiet)
 	{
 		options.warning = kl_ens_quiet;
 	}
-	pthread_mutex_lock(&kl_ens_world_lock);
-	kl_world_id world = kl_scene_load_string(ens->scene_text, &options);
-	pthread_mutex_unlock(&kl_ens_world_lock);
-	return world;
+	return kl_scene_load_string(ens->scene_text, &options);
 }
 
 int kl_ens_find_body(const kl_ensemble* ens, const char* name)
@@ -334,7 +320,7 @@ bool kl_ens_run_sample(const kl_ensemble* ens, int index, float* state, uint32_t
 	if (bodies == NULL || kl_world_get_bodies(world, bodies, count) != count)
 	{
 		free(bodies);
-		kl_ens_destroy(world);
+		kl_destroy_world(world);
 		return false;
 	}
 	bool ok = kl_ens_apply_perturbs(ens, index, bodies);
@@ -358,7 +344,7 @@ bool kl_ens_run_sample(const kl_ensemble* ens, int index, float* state, uint32_t
 	kl_ens_region_flags(ens, overlaps, state);
 	*hash = kl_world_hash_transforms(world);
 	free(bodies);
-	kl_ens_destroy(world);
+	kl_destroy_world(world);
 	return ok;
 }
 
