@@ -8,11 +8,13 @@
 
 #include "core.h"
 
+#include <kollide/io.h>
 #include <kollide/kollide.h>
 #include <kollide/sphere_tree.h>
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /// A box mesh of half extents h centred on the origin, with `spheres` inner spheres (0: none).
@@ -325,11 +327,64 @@ static void test_rule(void** state)
 	kl_mesh_release(plain);
 }
 
+/// A scene with a penalty mesh shape loads, saves and loads again with the same settings, and the
+/// loaded world steps as the built one does. Bad values are refused.
+static void test_scene(void** state)
+{
+	(void)state;
+	const char* json =
+		"{\"bodies\": [{\"type\": \"dynamic\", \"shapes\": [{"
+		"\"type\": \"mesh\", \"inner_spheres\": 300, \"contact_model\": \"penalty\", "
+		"\"penalty_stiffness\": 2e6, \"penalty_damping\": 0.5, "
+		"\"vertices\": [[-0.1,-0.1,-0.1],[0.1,-0.1,-0.1],[-0.1,0.1,-0.1],[0.1,0.1,-0.1],"
+		"[-0.1,-0.1,0.1],[0.1,-0.1,0.1],[-0.1,0.1,0.1],[0.1,0.1,0.1]], "
+		"\"triangles\": [[0,2,3],[0,3,1],[4,5,7],[4,7,6],[0,1,5],[0,5,4],[2,6,7],[2,7,3],[0,4,6],[0,6,2],"
+		"[1,3,7],[1,7,5]]}]}]}";
+	kl_world_id world = kl_scene_load_string(json, NULL);
+	assert_true(KL_IS_NON_NULL(world));
+	char* saved = kl_scene_save_string(world);
+	assert_non_null(saved);
+	assert_non_null(strstr(saved, "\"inner_spheres\""));
+	assert_non_null(strstr(saved, "\"penalty\""));
+	kl_world_id again = kl_scene_load_string(saved, NULL);
+	assert_true(KL_IS_NON_NULL(again));
+	char* saved_again = kl_scene_save_string(again);
+	assert_string_equal(saved, saved_again);
+	kl_body_id bodies[1];
+	kl_shape_id shapes[1];
+	assert_int_equal(kl_world_get_bodies(again, bodies, 1), 1);
+	assert_int_equal(kl_body_get_shapes(bodies[0], shapes, 1), 1);
+	kl_shape_def def = kl_shape_get_def(shapes[0]);
+	assert_int_equal(def.contact_model, KL_CONTACT_PENALTY);
+	assert_near(def.penalty_stiffness, 2e6f, 1.0f);
+	assert_near(def.penalty_damping_ratio, 0.5f, 1e-6f);
+	assert_int_equal(kl_mesh_get_info(kl_shape_get_mesh(shapes[0])).inner_spheres, 300);
+	free(saved);
+	free(saved_again);
+	kl_destroy_world(world);
+	kl_destroy_world(again);
+	// Bad values: a contact model by another name, a negative stiffness, too many spheres.
+	const char* bad[] = {"\"contact_model\": \"springs\"", "\"penalty_stiffness\": -1",
+						 "\"inner_spheres\": 99999999"};
+	for (int i = 0; i < 3; ++i)
+	{
+		char text[2048];
+		snprintf(text, sizeof(text),
+				 "{\"bodies\": [{\"type\": \"dynamic\", "
+				 "\"shapes\": [{\"type\": \"mesh\", %s, \"vertices\": [[0,0,0],[1,0,0],[0,1,0],[0,0,1]], "
+				 "\"triangles\": [[0,2,1],[0,1,3],[0,3,2],[1,2,3]]}]}]}",
+				 bad[i]);
+		assert_false(KL_IS_NON_NULL(kl_scene_load_string(text, NULL)));
+		assert_true(kl_last_error_code() != KL_OK);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rest),		cmocka_unit_test(test_slide), cmocka_unit_test(test_no_sink),
 		cmocka_unit_test(test_threads),		cmocka_unit_test(test_bad_input), cmocka_unit_test(test_rule),
+		cmocka_unit_test(test_scene),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

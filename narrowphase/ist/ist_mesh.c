@@ -28,6 +28,7 @@ kl_result kl_mesh_build_inner_spheres(const kl_mesh_def* def, kl_mesh* mesh)
 	{
 		return kl_last_error_code() != KL_OK ? kl_last_error_code() : KL_ERR_OUT_OF_MEMORY;
 	}
+	mesh->info.inner_spheres = def->inner_spheres;
 	mesh->info.inner_sphere_count = kl_sphere_packing_count(mesh->inner_spheres);
 	mesh->info.inner_sphere_coverage = kl_sphere_packing_coverage(mesh->inner_spheres);
 	mesh->info.inner_sphere_cache = kl_sphere_packing_cache_status(mesh->inner_spheres);
