@@ -7,6 +7,7 @@
 #include "kl_test.h"
 
 #include "core.h"
+#include "demo_mesh_common.h"
 
 #include <kollide/io.h>
 #include <kollide/kollide.h>
@@ -20,21 +21,7 @@
 /// A box mesh of half extents h centred on the origin, with `spheres` inner spheres (0: none).
 static kl_mesh* box_mesh(vec3s h, int spheres)
 {
-	vec3s v[8];
-	for (int i = 0; i < 8; ++i)
-	{
-		v[i] = kl_vec3((i & 1) ? h.x : -h.x, (i & 2) ? h.y : -h.y, (i & 4) ? h.z : -h.z);
-	}
-	// Outward counter-clockwise: two triangles per face.
-	static const int32_t idx[36] = {0, 2, 3, 0, 3, 1, 4, 5, 7, 4, 7, 6, 0, 1, 5, 0, 5, 4,
-									2, 6, 7, 2, 7, 3, 0, 4, 6, 0, 6, 2, 1, 3, 7, 1, 7, 5};
-	kl_mesh_def def = kl_default_mesh_def();
-	def.vertices = v;
-	def.vertex_count = 8;
-	def.indices = idx;
-	def.triangle_count = 12;
-	def.inner_spheres = spheres;
-	kl_mesh* mesh = kl_mesh_build(&def);
+	kl_mesh* mesh = kl_demo_box_mesh(h, spheres);
 	assert_non_null(mesh);
 	return mesh;
 }
