@@ -8,6 +8,7 @@
 
 #include "core.h"
 #include "demo_mesh_common.h"
+#include "scenes.h"
 
 #include <kollide/io.h>
 #include <kollide/kollide.h>
@@ -366,12 +367,52 @@ static void test_scene(void** state)
 	}
 }
 
+/// The demo scene: its five parts drop onto the ground and come to rest on it (and fall asleep).
+static void test_demo_scene(void** state)
+{
+	(void)state;
+	const kl_scene* demo = kl_scene_find("penalty_meshes");
+	assert_non_null(demo);
+	kl_scene_run run;
+	assert_true(kl_scene_start(demo, 1, &run));
+	int steps = KL_QUICK ? 120 : 240;
+	int most_pairs = 0;
+	for (int k = 0; k < steps; ++k)
+	{
+		assert_int_equal(kl_scene_step(&run, 1.0f / 60.0f, 4), KL_OK);
+		most_pairs = most_pairs > kl_world_get_counters(run.world).penalty_pair_count
+						 ? most_pairs
+						 : kl_world_get_counters(run.world).penalty_pair_count;
+	}
+	kl_body_id bodies[8];
+	int n = kl_world_get_bodies(run.world, bodies, 8);
+	assert_int_equal(n, 6);
+	int resting = 0;
+	for (int i = 0; i < n; ++i)
+	{
+		if (kl_body_get_type(bodies[i]) != KL_BODY_DYNAMIC)
+		{
+			continue;
+		}
+		vec3s p = kl_body_get_position(bodies[i]);
+		float speed = glms_vec3_norm(kl_body_get_linear_velocity(bodies[i]));
+		assert_true(p.z > 0.0f && p.z < 0.3f); // on the ground, not through it
+		resting += speed < 0.01f;
+	}
+	if (!KL_QUICK)
+	{
+		assert_int_equal(resting, 5);
+	}
+	assert_true(most_pairs >= 5); // each part on the ground, at least
+	kl_scene_stop(&run);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rest),		cmocka_unit_test(test_slide), cmocka_unit_test(test_no_sink),
 		cmocka_unit_test(test_threads),		cmocka_unit_test(test_bad_input), cmocka_unit_test(test_rule),
-		cmocka_unit_test(test_scene),
+		cmocka_unit_test(test_scene),		cmocka_unit_test(test_demo_scene),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
