@@ -26,7 +26,7 @@ static const char* const kl_hud_help =
 	"       middle or shift+drag: pan             wheel: zoom\n"
 	"C orbit/fly camera   WASD QE move (fly) or pan (orbit)\n"
 	"1 shapes/wireframe/off  2 AABBs  3 contacts  4 normals  5 forces\n"
-	"6 joints  7 islands/sleep  8 mass  9 names  0 point shells  G grid  H shadows\n"
+	"6 joints  7 islands/sleep  8 mass  9 names  0 point shells  I inner spheres  G grid  H shadows\n"
 	"P pause  O/N single step  M slow motion (1/4)  R reset  Space ball\n"
 	"Tab/L scene list  [ ] previous/next scene  F2 HUD  F12 screenshot  Esc quit";
 enum

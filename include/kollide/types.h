@@ -513,6 +513,11 @@ typedef struct kl_debug_draw
 	bool draw_conglomerates;
 	bool draw_octree_cells;
 	bool draw_point_shells;
+	/// Of mesh shapes using the penalty contact model (kl_contact_model): their inner spheres, and
+	/// the lens centres of the last step's overlapping sphere pairs, coloured by depth from
+	/// KL_COLOR_PENALTY_SHALLOW to KL_COLOR_PENALTY_DEEP (the deepest drawn).
+	bool draw_inner_spheres;
+	bool draw_penalty_pairs;
 	void* context;
 } kl_debug_draw;
 
@@ -533,6 +538,9 @@ enum
 	KL_COLOR_CONGLOMERATE = 0x33b2e6,
 	KL_COLOR_OCTREE_CELL = 0x6666cc,
 	KL_COLOR_POINT_SHELL = 0xe6e6e6,
+	KL_COLOR_INNER_SPHERE = 0x80b2e6,
+	KL_COLOR_PENALTY_SHALLOW = 0x33e6b2,
+	KL_COLOR_PENALTY_DEEP = 0xe6334c,
 };
 
 // ---------------------------------------------------------------------------------------------
