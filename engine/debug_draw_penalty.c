@@ -55,9 +55,10 @@ static int query_pairs(const kl_world* world, const kl_penalty_pair* pp, kl_sphe
 	const kl_shape* a = &world->shapes[pp->shape_a];
 	const kl_shape* b = &world->shapes[pp->shape_b];
 	*out = NULL;
-	if (a->id < 0 || b->id < 0)
+	if (a->id < 0 || b->id < 0 || a->type != KL_SHAPE_MESH || b->type != KL_SHAPE_MESH ||
+		a->mesh.mesh->sphere_tree == NULL || b->mesh.mesh->sphere_tree == NULL)
 	{
-		return 0; // destroyed since the step
+		return 0; // destroyed (and the slot maybe reused) since the step
 	}
 	kl_sphere_overlap_def od = kl_default_sphere_overlap_def();
 	kl_sphere_overlap_result r;
