@@ -126,6 +126,32 @@ static void test_rest(void** state)
 	kl_destroy_world(s.world);
 }
 
+/// At the largest stiffness a shape takes, the stability limit lowers the pairs' stiffness: the box
+/// still rests, still, on the ground, and the pair says it was limited.
+static void test_stiffness_limit(void** state)
+{
+	(void)state;
+	scene s = make_scene(1, 0.1f, kl_vec3(0.0f, 0.0f, -1.0f), 0.6f);
+	kl_shape_def sd = kl_default_shape_def();
+	sd.contact_model = KL_CONTACT_PENALTY;
+	sd.penalty_stiffness = 1e12f;
+	kl_shape_id ground_shape;
+	assert_int_equal(kl_body_get_shapes(s.ground, &ground_shape, 1), 1);
+	assert_int_equal(kl_destroy_shape(ground_shape), KL_OK);
+	assert_int_equal(kl_destroy_shape(s.box_shape), KL_OK);
+	assert_true(KL_IS_NON_NULL(kl_create_mesh_shape(s.ground, &sd, s_ground, kl_vec3(1.0f, 1.0f, 1.0f))));
+	assert_true(KL_IS_NON_NULL(kl_create_mesh_shape(s.box, &sd, s_box, kl_vec3(1.0f, 1.0f, 1.0f))));
+	run(&s, 120);
+	kl_penalty_contact_data d = box_contact(&s);
+	assert_true(d.stiffness_limited);
+	assert_true(kl_world_get_counters(s.world).penalty_limited_count == 1);
+	float weight = kl_body_get_mass(s.box) * 9.81f;
+	assert_near(d.normal_force, weight, 0.01f * weight);
+	assert_true(glms_vec3_norm(kl_body_get_linear_velocity(s.box)) < 1e-3f);
+	assert_true(kl_body_get_position(s.box).z > 0.08f);
+	kl_destroy_world(s.world);
+}
+
 /// Drives the box along x at `speed`, its other motion free (a slow push that the corrugation of the
 /// sphere packings cannot stop).
 static void push(const scene* s, float speed)
@@ -411,7 +437,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rest),		cmocka_unit_test(test_slide), cmocka_unit_test(test_no_sink),
-		cmocka_unit_test(test_threads),		cmocka_unit_test(test_bad_input), cmocka_unit_test(test_rule),
+		cmocka_unit_test(test_threads),		cmocka_unit_test(test_stiffness_limit),		cmocka_unit_test(test_bad_input), cmocka_unit_test(test_rule),
 		cmocka_unit_test(test_scene),		cmocka_unit_test(test_demo_scene),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
