@@ -18,7 +18,8 @@ enum kl_contact_flags
 	KL_CONTACT_UNSUPPORTED = 1 << 5,   ///< no pair function (spheres and capsules against meshes)
 	KL_CONTACT_MESH = 1 << 6,		   ///< a mesh pair: the BVH narrowphase, up to KL_MESH_MAX_MANIFOLDS patches
 	KL_CONTACT_SURFACE_VELOCITY = 1 << 7, ///< a shape has a surface velocity (a conveyor belt)
-	KL_CONTACT_PENALTY_PAIR = 1 << 8, ///< the penalty contact model (contact_penalty.h): no manifold
+	/// The penalty contact model (contact_penalty.h): no manifold.
+	KL_CONTACT_PENALTY_PAIR = 1 << 8,
 };
 
 /// A convex pair's poses and points as its last full narrowphase found them. While the pair's

@@ -52,8 +52,7 @@ kl_result kl_check_penalty_mesh(const kl_mesh* mesh, vec3s scale)
 
 static bool has_tree(const kl_shape* s)
 {
-	return s->type == KL_SHAPE_MESH && s->mesh.mesh->sphere_tree != NULL && unit_scale(s->mesh.scale) &&
-		   !s->is_sensor;
+	return s->type == KL_SHAPE_MESH && s->mesh.mesh->sphere_tree != NULL && unit_scale(s->mesh.scale) && !s->is_sensor;
 }
 
 bool kl_penalty_pair_applies(const kl_shape* a, const kl_shape* b)

@@ -378,8 +378,7 @@ static void test_scene(void** state)
 	kl_destroy_world(world);
 	kl_destroy_world(again);
 	// Bad values: a contact model by another name, a negative stiffness, too many spheres.
-	const char* bad[] = {"\"contact_model\": \"springs\"", "\"penalty_stiffness\": -1",
-						 "\"inner_spheres\": 99999999"};
+	const char* bad[] = {"\"contact_model\": \"springs\"", "\"penalty_stiffness\": -1", "\"inner_spheres\": 99999999"};
 	for (int i = 0; i < 3; ++i)
 	{
 		char text[2048];
@@ -436,9 +435,9 @@ static void test_demo_scene(void** state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_rest),		cmocka_unit_test(test_slide), cmocka_unit_test(test_no_sink),
-		cmocka_unit_test(test_threads),		cmocka_unit_test(test_stiffness_limit),		cmocka_unit_test(test_bad_input), cmocka_unit_test(test_rule),
-		cmocka_unit_test(test_scene),		cmocka_unit_test(test_demo_scene),
+		cmocka_unit_test(test_rest),	cmocka_unit_test(test_slide),			cmocka_unit_test(test_no_sink),
+		cmocka_unit_test(test_threads), cmocka_unit_test(test_stiffness_limit), cmocka_unit_test(test_bad_input),
+		cmocka_unit_test(test_rule),	cmocka_unit_test(test_scene),			cmocka_unit_test(test_demo_scene),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

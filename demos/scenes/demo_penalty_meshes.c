@@ -32,8 +32,8 @@ static bool add_ground(kl_world_id world, const kl_shape_def* sd)
 	{
 		return false;
 	}
-	kl_body_id ground = kl_demo_add_mesh_body(world, KL_BODY_STATIC, slab, 1.0f, kl_vec3(0.0f, 0.0f, -0.02f),
-											  glms_quat_identity(), sd);
+	kl_body_id ground =
+		kl_demo_add_mesh_body(world, KL_BODY_STATIC, slab, 1.0f, kl_vec3(0.0f, 0.0f, -0.02f), glms_quat_identity(), sd);
 	kl_mesh_release(slab);
 	return KL_IS_NON_NULL(ground) && kl_body_set_name(ground, "ground") == KL_OK;
 }

@@ -165,9 +165,11 @@ typedef struct kl_mesh_info
 	kl_mesh_cache_status pointshell_cache;
 	bool has_pointshell; ///< the point-shell model was built (kl_mesh_def.build_pointshell)
 	size_t pointshell_bytes; ///< its memory: point shells, coverage, octrees, conglomerates
-	int inner_spheres;			 ///< kl_mesh_def.inner_spheres as built
-	int inner_sphere_count;		 ///< inner spheres packed (at most inner_spheres; 0: none)
-	float inner_sphere_coverage; ///< the fraction of the volume they fill
+	/// kl_mesh_def.inner_spheres as built; the spheres packed (at most that many; 0: none), the
+	/// fraction of the volume they fill, and what became of kl_mesh_def.inner_sphere_cache.
+	int inner_spheres;
+	int inner_sphere_count;
+	float inner_sphere_coverage;
 	kl_mesh_cache_status inner_sphere_cache;
 } kl_mesh_info;
 

@@ -508,7 +508,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pyramid),		cmocka_unit_test(test_vertical_stack), cmocka_unit_test(test_card_house),
-		cmocka_unit_test(test_falling_boxes), cmocka_unit_test(test_overlays),	   cmocka_unit_test(test_penalty_overlays), cmocka_unit_test(test_hud),
+		cmocka_unit_test(test_falling_boxes), cmocka_unit_test(test_overlays),	   cmocka_unit_test(test_hud),
+		cmocka_unit_test(test_penalty_overlays),
 		cmocka_unit_test(test_hud_pointshell_line),
 		cmocka_unit_test(test_keys),		cmocka_unit_test(test_pick_drag),	   cmocka_unit_test(test_screenshot),
 	};
