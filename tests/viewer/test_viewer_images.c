@@ -300,7 +300,13 @@ static void test_penalty_overlays(void** state)
 {
 	(void)state;
 	start_scene("penalty_meshes", 20);
-	assert_true(kl_world_get_counters(g_app->run.world).penalty_pair_count > 0);
+	kl_counters c = kl_world_get_counters(g_app->run.world);
+	assert_true(c.penalty_pair_count > 0);
+	char line[160], expected[64];
+	kl_viewer_hud_penalty_line(c, kl_world_get_profile(g_app->run.world), line, sizeof(line));
+	snprintf(expected, sizeof(expected), "penalty %d pairs (%d limited): ", c.penalty_pair_count,
+			 c.penalty_limited_count);
+	assert_true(strncmp(line, expected, strlen(expected)) == 0);
 	g_app->layers.shapes = false; // the spheres lie inside the solids
 	check_overlay(&g_app->layers.inner_spheres, "inner spheres", 2000);
 	check_overlay(&g_app->layers.penalty_pairs, "penalty pairs", 20);
