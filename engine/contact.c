@@ -2,6 +2,7 @@
 // and turned into begin/end events and wake-ups.
 // SPDX-License-Identifier: MIT
 #include "contact.h"
+#include "contact_penalty.h"
 
 #include "broadphase.h"
 #include "collide_pairs.h"
@@ -176,7 +177,7 @@ bool kl_body_slot_awake(const kl_world* world, int body_slot)
 }
 
 /// Mixed material of a pair (world callbacks first).
-static void mix_materials(const kl_world* world, kl_contact* c)
+void kl_contact_mix_materials(const kl_world* world, kl_contact* c)
 {
 	const kl_material* a = &world->shapes[c->shape_a].material;
 	const kl_material* b = &world->shapes[c->shape_b].material;
@@ -237,6 +238,7 @@ static void init_contact(kl_world* world, kl_contact* c, int shape_a, int shape_
 	if (a->type == KL_SHAPE_MESH || b->type == KL_SHAPE_MESH)
 	{
 		c->flags |= mesh_pair_supported(world, a, b) ? KL_CONTACT_MESH : KL_CONTACT_UNSUPPORTED;
+		c->flags |= kl_penalty_pair_applies(a, b) ? KL_CONTACT_PENALTY_PAIR : 0;
 	}
 	else if (!kl_shape_collider(a, &unused) || !kl_shape_collider(b, &unused))
 	{
@@ -533,7 +535,7 @@ static bool update_mesh_contact(const kl_world* world, kl_contact* c, float dt, 
 	}
 	keep_mesh_impulses(c, fresh, n);
 	kl_contact_approach(world, c, fresh, n);
-	mix_materials(world, c);
+	kl_contact_mix_materials(world, c);
 	c->manifold_count = store_manifolds(c, fresh, n);
 	return c->manifold_count > 0;
 }
@@ -676,11 +678,15 @@ static bool recycle_manifold(const kl_world* world, kl_contact* c, kl_manifold* 
 
 static void update_contact(const kl_world* world, kl_contact* c, float dt, kl_mesh_scratch* scratch)
 {
-	// mix_materials sets KL_CONTACT_SURFACE_VELOCITY in c->flags; the rest is decided here.
+	// kl_contact_mix_materials sets KL_CONTACT_SURFACE_VELOCITY in c->flags; the rest is decided here.
 	uint32_t flags = c->flags & ~(uint32_t)(KL_CONTACT_STARTED | KL_CONTACT_STOPPED | KL_CONTACT_SURFACE_VELOCITY);
 	bool was_touching = (flags & KL_CONTACT_TOUCHING) != 0;
 	bool touching = false;
-	if (flags & KL_CONTACT_MESH)
+	if (flags & KL_CONTACT_PENALTY_PAIR)
+	{
+		touching = kl_penalty_contact_update(world, c);
+	}
+	else if (flags & KL_CONTACT_MESH)
 	{
 		touching = update_mesh_contact(world, c, dt, flags, scratch);
 	}
@@ -711,7 +717,7 @@ static void update_contact(const kl_world* world, kl_contact* c, float dt, kl_me
 				kl_manifold_keep_impulses(&c->manifold, &m);
 			}
 			kl_contact_approach(world, c, &m, 1);
-			mix_materials(world, c);
+			kl_contact_mix_materials(world, c);
 		}
 		c->manifold = m;
 		if (flags & KL_CONTACT_SENSOR)
@@ -914,6 +920,7 @@ void kl_contacts_destroy(kl_world* world)
 	kl_free(world->mesh_scratch);
 	world->mesh_scratch = NULL;
 	kl_pointshell_prepass_free(world);
+	kl_penalty_free(world);
 	kl_contact_index_destroy(world);
 	kl_free(world->contacts);
 	kl_free(world->contact_scratch);

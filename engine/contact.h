@@ -18,6 +18,8 @@ enum kl_contact_flags
 	KL_CONTACT_UNSUPPORTED = 1 << 5,   ///< no pair function (spheres and capsules against meshes)
 	KL_CONTACT_MESH = 1 << 6,		   ///< a mesh pair: the BVH narrowphase, up to KL_MESH_MAX_MANIFOLDS patches
 	KL_CONTACT_SURFACE_VELOCITY = 1 << 7, ///< a shape has a surface velocity (a conveyor belt)
+	/// The penalty contact model (contact_penalty.h): no manifold.
+	KL_CONTACT_PENALTY_PAIR = 1 << 8,
 };
 
 /// A convex pair's poses and points as its last full narrowphase found them. While the pair's
@@ -88,6 +90,8 @@ float kl_contact_shape_reach(const kl_world* world, const struct kl_shape* shape
 /// room; returns the new count. Other pairs keep theirs as they are.
 int kl_contact_sweep(const kl_world* world, const kl_contact* c, float margin, float dt, kl_mesh_scratch* scratch,
 					 kl_manifold* fresh, int count);
+/// The pair's mixed friction, restitution and resistances (the world's callbacks first).
+void kl_contact_mix_materials(const kl_world* world, kl_contact* c);
 /// How far apart a pair's speculative points reach this step (dt ahead).
 float kl_contact_speculative_distance(const kl_world* world, const kl_contact* c, float dt);
 /// The bodies' motion for a mesh pair's contacts (vertex_contacts.h): their velocities, and what
