@@ -2,6 +2,7 @@
 // and turned into begin/end events and wake-ups.
 // SPDX-License-Identifier: MIT
 #include "contact.h"
+#include "contact_penalty.h"
 
 #include "broadphase.h"
 #include "collide_pairs.h"
@@ -176,7 +177,7 @@ bool kl_body_slot_awake(const kl_world* world, int body_slot)
 }
 
 /// Mixed material of a pair (world callbacks first).
-static void mix_materials(const kl_world* world, kl_contact* c)
+void kl_contact_mix_materials(const kl_world* world, kl_contact* c)
 {
 	const kl_material* a = &world->shapes[c->shape_a].material;
 	const kl_material* b = &world->shapes[c->shape_b].material;
@@ -237,6 +238,7 @@ static void init_contact(kl_world* world, kl_contact* c, int shape_a, int shape_
 	if (a->type == KL_SHAPE_MESH || b->type == KL_SHAPE_MESH)
 	{
 		c->flags |= mesh_pair_supported(world, a, b) ? KL_CONTACT_MESH : KL_CONTACT_UNSUPPORTED;
+		c->flags |= kl_penalty_pair_applies(a, b) ? KL_CONTACT_PENALTY_PAIR : 0;
 	}
 	else if (!kl_shape_collider(a, &unused) || !kl_shape_collider(b, &unused))
 	{
@@ -522,7 +524,9 @@ static bool update_mesh_contact(const kl_world* world, kl_contact* c, float dt, 
 		return overlap;
 	}
 	kl_manifold fresh[KL_MESH_MAX_MANIFOLDS];
-	int n = collide_mesh_pair(world, c, kl_contact_speculative_distance(world, c, dt), dt, scratch, fresh);
+	float margin = kl_contact_speculative_distance(world, c, dt);
+	int n = collide_mesh_pair(world, c, margin, dt, scratch, fresh);
+	n = kl_contact_sweep(world, c, margin, dt, scratch, fresh, n);
 	n = kl_contact_pre_solve(world, c, fresh, n);
 	kl_transform frame_a = shape_transform(world, &world->shapes[c->shape_a]);
 	for (int i = 0; i < n; ++i)
@@ -531,7 +535,7 @@ static bool update_mesh_contact(const kl_world* world, kl_contact* c, float dt, 
 	}
 	keep_mesh_impulses(c, fresh, n);
 	kl_contact_approach(world, c, fresh, n);
-	mix_materials(world, c);
+	kl_contact_mix_materials(world, c);
 	c->manifold_count = store_manifolds(c, fresh, n);
 	return c->manifold_count > 0;
 }
@@ -547,9 +551,7 @@ static versors conjugate(versors q)
 	return (versors){{-q.x, -q.y, -q.z, q.w}};
 }
 
-/// How far the shape's points reach from its body's centre of mass; 0 for a static body, which
-/// does not turn.
-static float shape_reach(const kl_world* world, const kl_shape* shape)
+float kl_contact_shape_reach(const kl_world* world, const kl_shape* shape)
 {
 	const kl_body_sim* sim = &world->sims[shape->body];
 	if ((sim->flags & KL_SIM_MOVABLE) == 0)
@@ -583,7 +585,8 @@ static void store_base(const kl_world* world, kl_contact* c)
 		b->point[k] = m->points[k].point;
 		b->separation[k] = m->points[k].separation;
 	}
-	b->reach = fmaxf(shape_reach(world, &world->shapes[c->shape_a]), shape_reach(world, &world->shapes[c->shape_b]));
+	b->reach = fmaxf(kl_contact_shape_reach(world, &world->shapes[c->shape_a]),
+					 kl_contact_shape_reach(world, &world->shapes[c->shape_b]));
 }
 
 /// Moves a kept manifold's first point to the end, with the base's record of it, so that each
@@ -675,11 +678,15 @@ static bool recycle_manifold(const kl_world* world, kl_contact* c, kl_manifold* 
 
 static void update_contact(const kl_world* world, kl_contact* c, float dt, kl_mesh_scratch* scratch)
 {
-	// mix_materials sets KL_CONTACT_SURFACE_VELOCITY in c->flags; the rest is decided here.
+	// kl_contact_mix_materials sets KL_CONTACT_SURFACE_VELOCITY in c->flags; the rest is decided here.
 	uint32_t flags = c->flags & ~(uint32_t)(KL_CONTACT_STARTED | KL_CONTACT_STOPPED | KL_CONTACT_SURFACE_VELOCITY);
 	bool was_touching = (flags & KL_CONTACT_TOUCHING) != 0;
 	bool touching = false;
-	if (flags & KL_CONTACT_MESH)
+	if (flags & KL_CONTACT_PENALTY_PAIR)
+	{
+		touching = kl_penalty_contact_update(world, c);
+	}
+	else if (flags & KL_CONTACT_MESH)
 	{
 		touching = update_mesh_contact(world, c, dt, flags, scratch);
 	}
@@ -710,7 +717,7 @@ static void update_contact(const kl_world* world, kl_contact* c, float dt, kl_me
 				kl_manifold_keep_impulses(&c->manifold, &m);
 			}
 			kl_contact_approach(world, c, &m, 1);
-			mix_materials(world, c);
+			kl_contact_mix_materials(world, c);
 		}
 		c->manifold = m;
 		if (flags & KL_CONTACT_SENSOR)
@@ -913,6 +920,7 @@ void kl_contacts_destroy(kl_world* world)
 	kl_free(world->mesh_scratch);
 	world->mesh_scratch = NULL;
 	kl_pointshell_prepass_free(world);
+	kl_penalty_free(world);
 	kl_contact_index_destroy(world);
 	kl_free(world->contacts);
 	kl_free(world->contact_scratch);

@@ -18,6 +18,8 @@ enum kl_contact_flags
 	KL_CONTACT_UNSUPPORTED = 1 << 5,   ///< no pair function (spheres and capsules against meshes)
 	KL_CONTACT_MESH = 1 << 6,		   ///< a mesh pair: the BVH narrowphase, up to KL_MESH_MAX_MANIFOLDS patches
 	KL_CONTACT_SURFACE_VELOCITY = 1 << 7, ///< a shape has a surface velocity (a conveyor belt)
+	/// The penalty contact model (contact_penalty.h): no manifold.
+	KL_CONTACT_PENALTY_PAIR = 1 << 8,
 };
 
 /// A convex pair's poses and points as its last full narrowphase found them. While the pair's
@@ -80,6 +82,16 @@ bool kl_shape_collider(const struct kl_shape* shape, kl_collider* c);
 bool kl_shape_triangle_set(const kl_world* world, const struct kl_shape* shape, struct kl_triangle_set* set);
 /// Whether the body in this slot is awake (its contacts are updated this step).
 bool kl_body_slot_awake(const kl_world* world, int body_slot);
+/// How far the shape's points reach from its body's centre of mass; 0 for a static body, which
+/// does not turn.
+float kl_contact_shape_reach(const kl_world* world, const struct kl_shape* shape);
+/// A fast mesh pair's swept contacts (contact_sweep.c, kl_sweep_triangle_sets) added to the `count`
+/// manifolds in fresh (room for KL_MESH_MAX_MANIFOLDS), in place of the last ones when there is no
+/// room; returns the new count. Other pairs keep theirs as they are.
+int kl_contact_sweep(const kl_world* world, const kl_contact* c, float margin, float dt, kl_mesh_scratch* scratch,
+					 kl_manifold* fresh, int count);
+/// The pair's mixed friction, restitution and resistances (the world's callbacks first).
+void kl_contact_mix_materials(const kl_world* world, kl_contact* c);
 /// How far apart a pair's speculative points reach this step (dt ahead).
 float kl_contact_speculative_distance(const kl_world* world, const kl_contact* c, float dt);
 /// The bodies' motion for a mesh pair's contacts (vertex_contacts.h): their velocities, and what

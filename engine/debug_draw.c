@@ -230,4 +230,5 @@ void kl_world_draw(kl_world_id id, const kl_debug_draw* draw)
 	draw_joints(world, draw);
 	draw_contacts(world, draw);
 	kl_draw_pointshells(world, draw);
+	kl_draw_penalty(world, draw);
 }

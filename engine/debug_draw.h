@@ -14,3 +14,6 @@ static inline bool kl_draw_bounds_overlap(kl_aabb a, kl_aabb b)
 /// The conglomerate boxes, octree leaf cells and point-shell samples of the mesh shapes that use
 /// the point-shell backend, as the draw's flags ask (debug_draw_pointshell.c).
 void kl_draw_pointshells(const kl_world* world, const kl_debug_draw* draw);
+/// The inner spheres of the penalty shapes and the last step's overlapping sphere pairs, as the
+/// draw's flags ask (debug_draw_penalty.c).
+void kl_draw_penalty(const kl_world* world, const kl_debug_draw* draw);

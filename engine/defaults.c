@@ -57,6 +57,8 @@ kl_shape_def kl_default_shape_def(void)
 	def.material = kl_default_material();
 	def.filter = kl_default_filter();
 	def.enable_contact_events = true;
+	def.penalty_stiffness = 1.0e7f;
+	def.penalty_damping_ratio = 1.0f;
 	return def;
 }
 

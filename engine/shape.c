@@ -4,6 +4,7 @@
 
 #include "bvh.h"
 #include "contact.h"
+#include "contact_penalty.h"
 
 #include "core.h"
 #include "input_limits.h"
@@ -63,6 +64,10 @@ static kl_result validate_shape_def(const kl_world* world, const kl_shape_def* d
 	if (def->mesh_backend != KL_MESH_BACKEND_BVH && def->mesh_backend != KL_MESH_BACKEND_POINTSHELL)
 	{
 		return kl_fail(KL_ERR_INVALID_ARGUMENT, "unknown mesh backend %d", (int)def->mesh_backend);
+	}
+	if (kl_check_penalty_def(def) != KL_OK)
+	{
+		return KL_ERR_INVALID_ARGUMENT;
 	}
 	return kl_check_material(world, &def->material);
 }
@@ -210,6 +215,10 @@ static kl_shape_id create_shape(kl_body_id body_id, const kl_shape_def* def, kl_
 	shape->is_sensor = def->is_sensor;
 	// Only mesh shapes choose; the others keep the BVH, as kl_shape_get_mesh_backend documents.
 	shape->mesh_backend = proto->type == KL_SHAPE_MESH ? def->mesh_backend : KL_MESH_BACKEND_BVH;
+	shape->contact_model = proto->type == KL_SHAPE_MESH ? def->contact_model : KL_CONTACT_CONSTRAINT;
+	shape->penalty_stiffness = def->penalty_stiffness;
+	shape->penalty_damping_ratio = def->penalty_damping_ratio;
+	world->penalty_shape_count += shape->contact_model == KL_CONTACT_PENALTY ? 1 : 0;
 	shape->enable_contact_events = def->enable_contact_events;
 	shape->enable_sensor_events = def->enable_sensor_events;
 	shape->enable_hit_events = def->enable_hit_events;
@@ -337,6 +346,10 @@ kl_shape_id kl_create_mesh_shape(kl_body_id body, const kl_shape_def* def, kl_me
 		kl_fail(KL_ERR_UNSUPPORTED, "mesh shape asks for point shells, but its mesh was built without build_pointshell");
 		return kl_null_shape_id;
 	}
+	if (def != NULL && def->contact_model == KL_CONTACT_PENALTY && kl_check_penalty_mesh(mesh, scale) != KL_OK)
+	{
+		return kl_null_shape_id;
+	}
 	kl_shape proto = {.type = KL_SHAPE_MESH, .mesh = {mesh, scale}};
 	kl_shape_id id = create_shape(body, def, &proto);
 	if (KL_IS_NON_NULL(id))
@@ -425,6 +438,7 @@ kl_result kl_destroy_shape(kl_shape_id id)
 	}
 	body->shape_count -= 1;
 	world->shape_count -= 1;
+	world->penalty_shape_count -= shape->contact_model == KL_CONTACT_PENALTY ? 1 : 0;
 	kl_shape_destroy_proxy(world, shape);
 	kl_destroy_shape_contacts(world, shape->id);
 	kl_shape_release_geometry(shape);

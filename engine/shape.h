@@ -32,6 +32,9 @@ typedef struct kl_shape
 	};
 	kl_transform local_pose;
 	kl_mesh_backend mesh_backend;
+	kl_contact_model contact_model; ///< mesh shapes only (docs/penalty-contact.md)
+	float penalty_stiffness;		///< N/m³
+	float penalty_damping_ratio;
 	kl_material material;
 	kl_filter filter;
 	kl_mass_data mass_data; ///< body frame

@@ -170,6 +170,9 @@ kl_shape_def kl_shape_get_def(kl_shape_id id)
 		def.filter = shape->filter;
 		def.is_sensor = shape->is_sensor;
 		def.mesh_backend = shape->mesh_backend;
+		def.contact_model = shape->contact_model;
+		def.penalty_stiffness = shape->penalty_stiffness;
+		def.penalty_damping_ratio = shape->penalty_damping_ratio;
 		def.enable_contact_events = shape->enable_contact_events;
 		def.enable_sensor_events = shape->enable_sensor_events;
 		def.enable_hit_events = shape->enable_hit_events;

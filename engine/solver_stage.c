@@ -7,6 +7,7 @@
 #include "contact_solver.h"
 #include "contact_solver_wide.h"
 #include "contact.h"
+#include "contact_penalty.h"
 #include "core.h"
 #include "integrate.h"
 #include "joint_solver.h"
@@ -656,12 +657,18 @@ void kl_solver_stage_run(kl_world* world, float dt, int substeps)
 		// joints, they fell through floors and tore off their joints.
 		return;
 	}
+	kl_penalty_begin(world);
 	double t1 = kl_time_seconds();
 	double velocities = 0.0, positions = 0.0, constraints = 0.0;
 	for (int k = 0; k < substeps; ++k)
 	{
 		double a = kl_time_seconds();
 		kl_parallel_ranges(workers, world->awake_count, KL_MIN_PARALLEL_ITEMS, integrate_velocities_range, &c);
+		if (world->penalty_pair_count > 0)
+		{
+			// After gravity and the forces, so that friction holds against this sub-step's pull too.
+			kl_penalty_substep(world, step.h);
+		}
 		double b = kl_time_seconds();
 		run_constraint_stage(&c, KL_STAGE_WARM_START);
 		run_constraint_stage(&c, KL_STAGE_SOLVE);

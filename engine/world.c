@@ -14,20 +14,34 @@
 #include <kollide/kollide.h>
 
 #include <float.h>
+#include <stdatomic.h>
 #include <string.h>
 
-static kl_world* s_worlds[KL_MAX_WORLDS];
+// The world registry. Threads may create and destroy worlds at once (an ensemble runs one world per
+// sample on each thread), so a slot is claimed by a compare-and-swap from empty to a reservation and
+// published with the finished world; a slot's generation is written only by its claimant.
+static _Atomic(kl_world*) s_worlds[KL_MAX_WORLDS];
 static uint16_t s_world_generations[KL_MAX_WORLDS];
+static char s_world_reserved;
+#define KL_WORLD_RESERVED ((kl_world*)&s_world_reserved)
+
+/// The world in a slot, or NULL where the slot is empty or still being filled.
+static kl_world* world_in_slot(int slot)
+{
+	kl_world* world = atomic_load_explicit(&s_worlds[slot], memory_order_acquire);
+	return world == KL_WORLD_RESERVED ? NULL : world;
+}
 
 kl_world* kl_get_world(kl_world_id id)
 {
 	int slot = (int)id.index1 - 1;
-	if (slot < 0 || slot >= KL_MAX_WORLDS || s_worlds[slot] == NULL || s_worlds[slot]->generation != id.generation)
+	kl_world* world = slot >= 0 && slot < KL_MAX_WORLDS ? world_in_slot(slot) : NULL;
+	if (world == NULL || world->generation != id.generation)
 	{
 		kl_fail(KL_ERR_INVALID_ID, "invalid world id (index1 %u, generation %u)", id.index1, id.generation);
 		return NULL;
 	}
-	return s_worlds[slot];
+	return world;
 }
 
 kl_world* kl_get_world_from_index(int world0)
@@ -36,7 +50,22 @@ kl_world* kl_get_world_from_index(int world0)
 	{
 		return NULL;
 	}
-	return s_worlds[world0];
+	return world_in_slot(world0);
+}
+
+/// Claims an empty slot for a world being created; -1 when every slot is taken.
+static int claim_world_slot(void)
+{
+	for (int i = 0; i < KL_MAX_WORLDS; ++i)
+	{
+		kl_world* empty = NULL;
+		if (atomic_compare_exchange_strong_explicit(&s_worlds[i], &empty, KL_WORLD_RESERVED, memory_order_acq_rel,
+													memory_order_relaxed))
+		{
+			return i;
+		}
+	}
+	return -1;
 }
 
 kl_world_id kl_make_world_id(const kl_world* world)
@@ -103,15 +132,7 @@ kl_world_id kl_create_world(const kl_world_def* def)
 	{
 		return kl_null_world_id;
 	}
-	int slot = -1;
-	for (int i = 0; i < KL_MAX_WORLDS; ++i)
-	{
-		if (s_worlds[i] == NULL)
-		{
-			slot = i;
-			break;
-		}
-	}
+	int slot = claim_world_slot();
 	if (slot < 0)
 	{
 		kl_fail(KL_ERR_LIMIT, "at most %d worlds can exist at once", KL_MAX_WORLDS);
@@ -120,6 +141,7 @@ kl_world_id kl_create_world(const kl_world_def* def)
 	kl_world* world = kl_alloc_zero(1, sizeof(kl_world));
 	if (world == NULL)
 	{
+		atomic_store_explicit(&s_worlds[slot], NULL, memory_order_release);
 		return kl_null_world_id;
 	}
 	world->def = *def;
@@ -132,6 +154,7 @@ kl_world_id kl_create_world(const kl_world_def* def)
 		if (world->pool == NULL)
 		{
 			kl_free(world);
+			atomic_store_explicit(&s_worlds[slot], NULL, memory_order_release);
 			return kl_null_world_id;
 		}
 	}
@@ -143,9 +166,10 @@ kl_world_id kl_create_world(const kl_world_def* def)
 	{
 		kl_thread_pool_destroy(world->pool);
 		kl_free(world);
+		atomic_store_explicit(&s_worlds[slot], NULL, memory_order_release);
 		return kl_null_world_id;
 	}
-	s_worlds[slot] = world;
+	atomic_store_explicit(&s_worlds[slot], world, memory_order_release);
 	return kl_make_world_id(world);
 }
 
@@ -196,15 +220,17 @@ kl_result kl_destroy_world(kl_world_id id)
 	kl_id_pool_destroy(&world->body_pool);
 	kl_id_pool_destroy(&world->shape_pool);
 	kl_id_pool_destroy(&world->joint_pool);
-	s_worlds[world->index] = NULL;
+	int slot = world->index;
 	kl_free(world);
+	atomic_store_explicit(&s_worlds[slot], NULL, memory_order_release);
 	return KL_OK;
 }
 
 bool kl_world_is_valid(kl_world_id id)
 {
 	int slot = (int)id.index1 - 1;
-	return slot >= 0 && slot < KL_MAX_WORLDS && s_worlds[slot] != NULL && s_worlds[slot]->generation == id.generation;
+	kl_world* world = slot >= 0 && slot < KL_MAX_WORLDS ? world_in_slot(slot) : NULL;
+	return world != NULL && world->generation == id.generation;
 }
 
 bool kl_world_reserve_body_slot(kl_world* world, int slot)

@@ -104,6 +104,15 @@ typedef struct kl_world
 	int shape_contact_slots;
 	bool shape_contact_index_valid;
 
+	/// Shapes that ask for the penalty contact model; none: the step skips the penalty stage.
+	int penalty_shape_count;
+	/// This pass's penalty pairs and their results (contact_penalty.c).
+	struct kl_penalty_pair* penalty_pairs;
+	int penalty_pair_count;
+	int penalty_pair_capacity;
+	/// Per worker: room for the overlapping sphere pairs of one penalty pair's query.
+	struct kl_penalty_scratch* penalty_scratch;
+
 	/// The constraint solver's per-step storage (engine/solver_stage.c).
 	struct kl_solver_storage* solver;
 

@@ -70,6 +70,11 @@ kl_result kl_mesh_validate_def(const kl_mesh_def* def)
 		return kl_fail(KL_ERR_INVALID_ARGUMENT, "mesh: weld tolerance %g must be finite and >= 0",
 					   (double)def->weld_tolerance);
 	}
+	if (def->inner_spheres < 0 || def->inner_spheres > KL_SPHERE_PACK_MAX_SPHERES)
+	{
+		return kl_fail(KL_ERR_INVALID_ARGUMENT, "mesh: inner spheres %d outside [0, %d]", def->inner_spheres,
+					   KL_SPHERE_PACK_MAX_SPHERES);
+	}
 	if (def->triangle_count == 0)
 	{
 		return kl_fail(KL_ERR_DEGENERATE, "mesh has no triangles");

@@ -50,6 +50,10 @@ struct kl_mesh
 	/// Conglomerates with point shells and octrees (narrowphase/pointshell/pointshell.h), built by
 	/// kl_mesh_build: the point-shell backend's model.
 	struct kl_pointshell* pointshell;
+	/// Inner spheres (kl_mesh_def.inner_spheres) and their tree (narrowphase/ist/ist_mesh.c), built
+	/// by kl_mesh_build: the penalty contact model's model.
+	struct kl_sphere_packing* inner_spheres;
+	struct kl_sphere_tree* sphere_tree;
 };
 
 // ---------------------------------------------------------------------------------------------

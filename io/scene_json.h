@@ -36,6 +36,16 @@ static inline const char* kl_scene_mesh_backend_name(int backend)
 	return NULL;
 }
 
+static inline const char* kl_scene_contact_model_name(int model)
+{
+	switch ((kl_contact_model)model)
+	{
+		case KL_CONTACT_CONSTRAINT: return "constraint";
+		case KL_CONTACT_PENALTY: return "penalty";
+	}
+	return NULL;
+}
+
 static inline const char* kl_scene_shape_type_name(int type)
 {
 	switch ((kl_shape_type)type)

@@ -19,6 +19,8 @@ typedef struct kl_scene_mesh
 	char* path;	   ///< resolved file path, the cache key
 	kl_mesh* mesh; ///< one reference, released when the load ends
 	bool pointshell; ///< built with its point-shell model (kl_mesh_def.build_pointshell)
+	/// Built with these inner spheres (kl_mesh_def.inner_spheres).
+	int inner_spheres;
 } kl_scene_mesh;
 
 typedef struct kl_scene_loader

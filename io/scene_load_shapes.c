@@ -22,7 +22,7 @@ static const char* const k_shape_keys[] = {
 
 #define KL_SHAPE_COMMON_KEYS KL_COUNT_OF(k_shape_keys)
 
-#define KL_SHAPE_TYPE_KEYS 5
+#define KL_SHAPE_TYPE_KEYS 9
 
 /// Keys of each shape type beyond the common ones, indexed by kl_shape_type.
 static const char* const k_shape_type_keys[KL_SHAPE_TYPE_COUNT][KL_SHAPE_TYPE_KEYS] = {
@@ -30,7 +30,8 @@ static const char* const k_shape_type_keys[KL_SHAPE_TYPE_COUNT][KL_SHAPE_TYPE_KE
 	[KL_SHAPE_BOX] = {"half_extents"},
 	[KL_SHAPE_CAPSULE] = {"radius", "half_height"},
 	[KL_SHAPE_HULL] = {"points"},
-	[KL_SHAPE_MESH] = {"file", "scale", "vertices", "triangles", "backend"},
+	[KL_SHAPE_MESH] = {"file", "scale", "vertices", "triangles", "backend", "inner_spheres", "contact_model",
+					   "penalty_stiffness", "penalty_damping"},
 	[KL_SHAPE_PLANE] = {"normal", "offset"},
 };
 
@@ -201,17 +202,27 @@ char* kl_scene_resolve_path(const kl_scene_loader* s, const char* file)
 	return copy;
 }
 
-/// The build settings of a scene's meshes: the point-shell model too where a shape asks for it.
-static kl_mesh_def mesh_settings(bool pointshell)
+/// The build settings a mesh shape asks of its mesh: the point-shell model, inner spheres.
+typedef struct mesh_request
+{
+	bool pointshell;
+	int inner_spheres;
+} mesh_request;
+
+/// The build settings of a scene's meshes: the point-shell model and the inner spheres where a shape
+/// asks for them.
+static kl_mesh_def mesh_settings(mesh_request q)
 {
 	kl_mesh_def def = kl_default_mesh_def();
-	def.build_pointshell = pointshell;
+	def.build_pointshell = q.pointshell;
+	def.inner_spheres = q.inner_spheres;
 	return def;
 }
 
-/// Loads a mesh file once per scene load; every shape naming the same file shares it (one with the
-/// point-shell model for the shapes that use it, one without for the others).
-static kl_mesh* cached_mesh(kl_scene_loader* s, const char* file, bool pointshell)
+/// Loads a mesh file once per scene load; every shape naming the same file with the same build
+/// settings shares it (one with the point-shell model for the shapes that use it, one without for the
+/// others; one per inner-sphere count).
+static kl_mesh* cached_mesh(kl_scene_loader* s, const char* file, mesh_request q)
 {
 	kl_json_reader* r = &s->json;
 	if (file[0] == '\0')
@@ -227,7 +238,8 @@ static kl_mesh* cached_mesh(kl_scene_loader* s, const char* file, bool pointshel
 	}
 	for (int i = 0; i < s->mesh_count; ++i)
 	{
-		if (strcmp(s->meshes[i].path, path) == 0 && s->meshes[i].pointshell == pointshell)
+		if (strcmp(s->meshes[i].path, path) == 0 && s->meshes[i].pointshell == q.pointshell &&
+			s->meshes[i].inner_spheres == q.inner_spheres)
 		{
 			kl_free(path);
 			return s->meshes[i].mesh;
@@ -236,7 +248,7 @@ static kl_mesh* cached_mesh(kl_scene_loader* s, const char* file, bool pointshel
 	kl_mesh* mesh = NULL;
 	if (KL_ARRAY_RESERVE(s->meshes, s->mesh_capacity, s->mesh_count + 1))
 	{
-		kl_mesh_def settings = mesh_settings(pointshell);
+		kl_mesh_def settings = mesh_settings(q);
 		mesh = kl_mesh_load_with(path, &settings);
 	}
 	if (mesh == NULL)
@@ -245,7 +257,7 @@ static kl_mesh* cached_mesh(kl_scene_loader* s, const char* file, bool pointshel
 		kl_free(path);
 		return NULL;
 	}
-	s->meshes[s->mesh_count++] = (kl_scene_mesh){path, mesh, pointshell};
+	s->meshes[s->mesh_count++] = (kl_scene_mesh){path, mesh, q.pointshell, q.inner_spheres};
 	return mesh;
 }
 
@@ -298,7 +310,7 @@ static int32_t* read_triangles(kl_json_reader* r, const cJSON* item, int vertex_
 }
 
 /// A mesh given inline as "vertices" and "triangles" (the saver writes meshes without a file so).
-static kl_mesh* inline_mesh(kl_json_reader* r, const cJSON* object, bool pointshell)
+static kl_mesh* inline_mesh(kl_json_reader* r, const cJSON* object, mesh_request q)
 {
 	const cJSON* vertices_item = kl_json_get(object, "vertices");
 	const cJSON* triangles_item = kl_json_get(object, "triangles");
@@ -314,7 +326,7 @@ static kl_mesh* inline_mesh(kl_json_reader* r, const cJSON* object, bool pointsh
 	kl_mesh* mesh = NULL;
 	if (indices != NULL)
 	{
-		kl_mesh_def def = mesh_settings(pointshell);
+		kl_mesh_def def = mesh_settings(q);
 		def.vertices = vertices;
 		def.vertex_count = vertex_count;
 		def.indices = indices;
@@ -362,15 +374,23 @@ static kl_shape_id create_mesh(kl_scene_loader* s, kl_body_id body, const cJSON*
 	vec3s scale;
 	const char* file = NULL;
 	int backend = KL_MESH_BACKEND_BVH;
+	int model = KL_CONTACT_CONSTRAINT;
+	kl_shape_def with_backend = *def;
+	mesh_request q = {false, 0};
 	if (!read_mesh_scale(r, object, &scale) || !kl_json_read_string(r, object, "file", false, &file) ||
 		!kl_json_read_enum(r, object, "backend", false, kl_scene_mesh_backend_name, KL_MESH_BACKEND_POINTSHELL + 1,
-						   "mesh backend", &backend))
+						   "mesh backend", &backend) ||
+		!kl_json_read_enum(r, object, "contact_model", false, kl_scene_contact_model_name, KL_CONTACT_PENALTY + 1,
+						   "contact model", &model) ||
+		!kl_json_read_int(r, object, "inner_spheres", false, &q.inner_spheres) ||
+		!kl_json_read_float(r, object, "penalty_stiffness", false, &with_backend.penalty_stiffness) ||
+		!kl_json_read_float(r, object, "penalty_damping", false, &with_backend.penalty_damping_ratio))
 	{
 		return kl_null_shape_id;
 	}
-	bool pointshell = backend == KL_MESH_BACKEND_POINTSHELL;
-	kl_shape_def with_backend = *def;
+	q.pointshell = backend == KL_MESH_BACKEND_POINTSHELL;
 	with_backend.mesh_backend = (kl_mesh_backend)backend;
+	with_backend.contact_model = (kl_contact_model)model;
 	bool has_inline = kl_json_get(object, "vertices") != NULL || kl_json_get(object, "triangles") != NULL;
 	if (file != NULL && has_inline)
 	{
@@ -383,7 +403,7 @@ static kl_shape_id create_mesh(kl_scene_loader* s, kl_body_id body, const cJSON*
 		kl_json_missing(r, "file");
 		return kl_null_shape_id;
 	}
-	kl_mesh* mesh = file != NULL ? cached_mesh(s, file, pointshell) : inline_mesh(r, object, pointshell);
+	kl_mesh* mesh = file != NULL ? cached_mesh(s, file, q) : inline_mesh(r, object, q);
 	if (mesh == NULL)
 	{
 		return kl_null_shape_id;

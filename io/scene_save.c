@@ -193,6 +193,30 @@ static void add_inline_mesh(scene_saver* w, cJSON* o, const kl_mesh* mesh)
 	}
 }
 
+/// The mesh's inner spheres and the shape's contact model, each left out at its default.
+static void save_penalty(scene_saver* w, cJSON* o, kl_shape_id id, const kl_mesh* mesh)
+{
+	kl_shape_def def = kl_shape_get_def(id);
+	kl_shape_def defaults = kl_default_shape_def();
+	int inner_spheres = kl_mesh_get_info(mesh).inner_spheres;
+	if (inner_spheres > 0)
+	{
+		add_integer(w, o, "inner_spheres", inner_spheres);
+	}
+	if (def.contact_model != KL_CONTACT_CONSTRAINT)
+	{
+		add_string(w, o, "contact_model", kl_scene_contact_model_name(def.contact_model));
+	}
+	if (def.penalty_stiffness != defaults.penalty_stiffness)
+	{
+		add_float(w, o, "penalty_stiffness", def.penalty_stiffness);
+	}
+	if (def.penalty_damping_ratio != defaults.penalty_damping_ratio)
+	{
+		add_float(w, o, "penalty_damping", def.penalty_damping_ratio);
+	}
+}
+
 static void save_mesh(scene_saver* w, cJSON* o, kl_shape_id id)
 {
 	const kl_mesh* mesh = kl_shape_get_mesh(id);
@@ -210,6 +234,7 @@ static void save_mesh(scene_saver* w, cJSON* o, kl_shape_id id)
 	{
 		add_string(w, o, "backend", kl_scene_mesh_backend_name(kl_shape_get_mesh_backend(id)));
 	}
+	save_penalty(w, o, id, mesh);
 	if (scale.x == scale.y && scale.x == scale.z)
 	{
 		add_float(w, o, "scale", scale.x);

@@ -385,6 +385,8 @@ kl_debug_draw kl_renderer_debug_draw(kl_renderer* r, const kl_render_layers* lay
 	d.draw_conglomerates = l.conglomerates;
 	d.draw_octree_cells = l.octree_cells;
 	d.draw_point_shells = l.point_shells;
+	d.draw_inner_spheres = l.inner_spheres;
+	d.draw_penalty_pairs = l.penalty_pairs;
 	d.context = r;
 	return d;
 }

@@ -28,6 +28,9 @@ typedef struct kl_render_layers
 	bool conglomerates;
 	bool octree_cells;
 	bool point_shells;
+	/// The penalty contact model's inner spheres and overlapping sphere pairs (kl_debug_draw).
+	bool inner_spheres;
+	bool penalty_pairs;
 } kl_render_layers;
 
 kl_render_layers kl_render_layers_default(void);

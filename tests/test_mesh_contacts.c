@@ -2,6 +2,7 @@
 // ground, a plane and a static mesh, and two meshed cubes stacked, with no growing penetration and
 // the same hashes for 1 and 2 workers.
 #include "kl_test.h"
+#include "kl_test_contact.h"
 #include "kl_test_cube.h"
 
 #include <kollide/kollide.h>
@@ -198,22 +199,6 @@ static kl_mesh* gear_mesh(void)
 /// Settling may include a slow turn of a few degrees until the upper gear's tooth rims, 0.1 mm below
 /// the lower gear's face (the soft contact's resting depth), lean on the lower teeth's rims; so rest
 /// is checked over the last 3 s of 12.
-/// Deepest penetration (m, >= 0) among the body's contact points.
-static float deepest_contact(kl_body_id body)
-{
-	kl_contact_data data[32];
-	int count = kl_body_get_contact_data(body, data, 32);
-	float deepest = 0.0f;
-	for (int m = 0; m < count && m < 32; ++m)
-	{
-		for (int k = 0; k < data[m].point_count; ++k)
-		{
-			deepest = fmaxf(deepest, -data[m].points[k].separation);
-		}
-	}
-	return deepest;
-}
-
 static void test_gear_rests_on_gear(void** state)
 {
 	(void)state;
@@ -248,7 +233,7 @@ static void test_gear_rests_on_gear(void** state)
 		{
 			assert_int_equal(kl_world_step(world, 1.0f / 60.0f, 4), KL_OK);
 			lowest = fminf(lowest, kl_body_get_position(gear).z);
-			deepest = fmaxf(deepest, deepest_contact(gear));
+			deepest = fmaxf(deepest, kl_test_deepest_contact(gear));
 			if (step == 539)
 			{
 				p_at_9s = kl_body_get_position(gear);
@@ -393,7 +378,7 @@ static void test_gear_stands_on_rim(void** state)
 			assert_int_equal(kl_world_step(world, 1.0f / 60.0f, 4), KL_OK);
 		}
 		float spin = glms_vec3_norm(kl_body_get_angular_velocity(gear));
-		float deepest = deepest_contact(gear);
+		float deepest = kl_test_deepest_contact(gear);
 		print_message("gear on its rim, tilt %.0f turn %.0f: after 10 s %s, |w| %.4f rad/s, centre z %.2f mm, deepest "
 					  "contact %.2f mm\n",
 					  (double)turns[c][0], (double)turns[c][1], kl_body_is_awake(gear) ? "awake" : "asleep",
@@ -486,7 +471,7 @@ static rest_result drop_on(ground_kind ground, kl_mesh* mesh, float tilt, int st
 	for (int step = 1; step <= steps; ++step)
 	{
 		assert_int_equal(kl_world_step(world, 1.0f / 60.0f, 4), KL_OK);
-		r.deepest = fmaxf(r.deepest, deepest_contact(body));
+		r.deepest = fmaxf(r.deepest, kl_test_deepest_contact(body));
 		bool awake = kl_body_is_awake(body);
 		r.slept = awake ? -1 : (r.slept < 0 ? step : r.slept);
 	}

@@ -1,6 +1,7 @@
 // World, body, shape and joint API: ids, validation of bad input, and a world that stays usable.
 #include <kollide/kollide.h>
 
+#include <pthread.h>
 #include <string.h>
 #include "kl_test.h"
 
@@ -474,10 +475,57 @@ static void test_gpu_fallback(void** state)
 	kl_destroy_world(world);
 }
 
+/// One thread's share of test_worlds_created_on_threads: worlds created, checked and destroyed in
+/// turn, each with its own gravity so that two threads handed one slot would read the other's.
+typedef struct world_churn
+{
+	float tag;
+	int failures;
+} world_churn;
+
+static void* churn_worlds(void* context)
+{
+	world_churn* churn = context;
+	for (int i = 0; i < 100; ++i)
+	{
+		kl_world_def wd = kl_default_world_def();
+		wd.gravity = kl_vec3(0.0f, 0.0f, -churn->tag - (float)i);
+		wd.worker_count = 2; // starting its threads holds a creation open long enough to overlap others
+		kl_world_id world = kl_create_world(&wd);
+		bool ok = kl_world_is_valid(world) && kl_world_get_gravity(world).z == wd.gravity.z;
+		kl_body_def bd = kl_default_body_def();
+		ok = ok && kl_body_is_valid(kl_create_body(world, &bd));
+		ok = ok && kl_destroy_world(world) == KL_OK;
+		churn->failures += ok ? 0 : 1;
+	}
+	return NULL;
+}
+
+/// Threads may create and destroy worlds at once (one world per ensemble sample): each gets a slot
+/// of its own (slots were claimed without a lock, and two threads could take the same one).
+static void test_worlds_created_on_threads(void** state)
+{
+	(void)state;
+	enum { thread_count = 4 };
+	pthread_t threads[thread_count];
+	world_churn churn[thread_count];
+	for (int t = 0; t < thread_count; ++t)
+	{
+		churn[t] = (world_churn){1000.0f * (float)(t + 1), 0};
+		assert_int_equal(pthread_create(&threads[t], NULL, churn_worlds, &churn[t]), 0);
+	}
+	for (int t = 0; t < thread_count; ++t)
+	{
+		assert_int_equal(pthread_join(threads[t], NULL), 0);
+		assert_int_equal(churn[t].failures, 0);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_stale_and_foreign_ids),
+		cmocka_unit_test(test_worlds_created_on_threads),
 		cmocka_unit_test(test_nan_and_bad_sizes_rejected),
 		cmocka_unit_test(test_quaternion_normalised),
 		cmocka_unit_test(test_compound_mass),

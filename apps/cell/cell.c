@@ -31,24 +31,6 @@ kl_filter kl_cell_query_filter(void)
 	return f;
 }
 
-kl_joint_id kl_cell_find_joint(kl_world_id world, const char* name)
-{
-	int n = kl_world_get_joints(world, NULL, 0);
-	kl_joint_id* joints = n > 0 ? malloc((size_t)n * sizeof(kl_joint_id)) : NULL;
-	kl_joint_id found = kl_null_joint_id;
-	if (joints != NULL)
-	{
-		n = kl_world_get_joints(world, joints, n);
-		for (int i = 0; i < n && KL_IS_NULL(found); ++i)
-		{
-			const char* joint_name = kl_joint_get_def(joints[i]).name;
-			found = joint_name != NULL && strcmp(joint_name, name) == 0 ? joints[i] : found;
-		}
-		free(joints);
-	}
-	return found;
-}
-
 static void put32(uint16_t* registers, int high, uint32_t value)
 {
 	registers[high] = (uint16_t)(value >> 16);

@@ -208,8 +208,6 @@ bool kl_cell_inside_box(kl_transform pose, vec3s half_extents, vec3s point);
 /// The filter of the cell's queries: every shape (the queries skip sensor shapes themselves).
 kl_filter kl_cell_query_filter(void);
 
-/// Finds a joint by name (the first in creation order), or the null id.
-kl_joint_id kl_cell_find_joint(kl_world_id world, const char* name);
 
 // Sensors and actuators (cell_sensors.c, cell_actuators.c).
 void kl_cell_read_sensors(kl_cell* cell);

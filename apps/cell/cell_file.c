@@ -99,7 +99,7 @@ static bool read_sensor(kl_cell_json* j, kl_cell* cell, const cJSON* o, address_
 
 static bool read_joint(kl_cell_json* j, kl_world_id world, const char* name, kl_joint_id* joint)
 {
-	*joint = kl_cell_find_joint(world, name);
+	*joint = kl_world_find_joint(world, name);
 	return KL_IS_NON_NULL(*joint) || kl_cell_json_fail(j, "no joint named \"%s\" in the scene", name);
 }
 

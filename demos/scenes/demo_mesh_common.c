@@ -7,10 +7,9 @@ kl_mesh* kl_demo_mesh_from_meshgen(kl_meshgen_mesh* generated, const char* what)
 	return kl_demo_mesh_from_meshgen_with(generated, what, false);
 }
 
-kl_mesh* kl_demo_mesh_from_meshgen_with(kl_meshgen_mesh* generated, const char* what, bool point_shells)
+/// Builds the generated mesh with def's settings and frees the generated arrays.
+static kl_mesh* build_generated(kl_meshgen_mesh* generated, const char* what, kl_mesh_def def)
 {
-	kl_mesh_def def = kl_default_mesh_def();
-	def.build_pointshell = point_shells;
 	def.vertices = generated->vertices;
 	def.vertex_count = generated->vertex_count;
 	def.indices = generated->indices;
@@ -19,6 +18,39 @@ kl_mesh* kl_demo_mesh_from_meshgen_with(kl_meshgen_mesh* generated, const char* 
 	kl_mesh* mesh = generated->vertices != NULL ? kl_mesh_build(&def) : NULL;
 	kl_meshgen_free(generated);
 	return mesh;
+}
+
+kl_mesh* kl_demo_mesh_from_meshgen_with(kl_meshgen_mesh* generated, const char* what, bool point_shells)
+{
+	kl_mesh_def def = kl_default_mesh_def();
+	def.build_pointshell = point_shells;
+	return build_generated(generated, what, def);
+}
+
+kl_mesh* kl_demo_mesh_from_meshgen_packed(kl_meshgen_mesh* generated, const char* what, int inner_spheres)
+{
+	kl_mesh_def def = kl_default_mesh_def();
+	def.inner_spheres = inner_spheres;
+	return build_generated(generated, what, def);
+}
+
+kl_mesh* kl_demo_box_mesh(vec3s half, int inner_spheres)
+{
+	vec3s vertices[8];
+	for (int i = 0; i < 8; ++i)
+	{
+		vertices[i] = kl_vec3((i & 1) ? half.x : -half.x, (i & 2) ? half.y : -half.y, (i & 4) ? half.z : -half.z);
+	}
+	// Two outward counter-clockwise triangles per face.
+	static const int32_t indices[36] = {0, 2, 3, 0, 3, 1, 4, 5, 7, 4, 7, 6, 0, 1, 5, 0, 5, 4,
+										2, 6, 7, 2, 7, 3, 0, 4, 6, 0, 6, 2, 1, 3, 7, 1, 7, 5};
+	kl_mesh_def def = kl_default_mesh_def();
+	def.vertices = vertices;
+	def.vertex_count = 8;
+	def.indices = indices;
+	def.triangle_count = 12;
+	def.inner_spheres = inner_spheres;
+	return kl_mesh_build(&def);
 }
 
 kl_mesh* kl_demo_make_l_mesh(float arm, float width, float depth)

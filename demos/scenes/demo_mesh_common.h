@@ -1,5 +1,6 @@
-// Kollide scenes — what the mesh scenes (mesh_pile, gear_train, screw_block, bowl_stack) share:
-// collision models built from the procedural meshes of tools/meshgen, and bodies made of one mesh.
+// Kollide scenes — what the mesh scenes (mesh_pile, gear_train, screw_block, bowl_stack,
+// penalty_meshes) share: collision models built from the procedural meshes of tools/meshgen, and
+// bodies made of one mesh.
 // SPDX-License-Identifier: MIT
 #pragma once
 
@@ -12,6 +13,13 @@ kl_mesh* kl_demo_mesh_from_meshgen(kl_meshgen_mesh* generated, const char* what)
 /// The same, with the point-shell model when point_shells is set (the screw and its block, which
 /// the tests and the viewer may switch to that backend).
 kl_mesh* kl_demo_mesh_from_meshgen_with(kl_meshgen_mesh* generated, const char* what, bool point_shells);
+
+/// The same, packed with up to inner_spheres inner spheres (the penalty contact model's model).
+kl_mesh* kl_demo_mesh_from_meshgen_packed(kl_meshgen_mesh* generated, const char* what, int inner_spheres);
+
+/// A box of half extents `half` centred on the origin as a closed 12-triangle mesh, packed with up to
+/// inner_spheres inner spheres (0: none). NULL on failure.
+kl_mesh* kl_demo_box_mesh(vec3s half, int inner_spheres);
 
 /// The mesh pile's gear (12 teeth, module 6 mm, 2 cm wide, 12 mm bore) and torus knot (a 9 mm tube),
 /// object units in metres: one definition, which the tests use to pose parts against the pile's own.

@@ -20,6 +20,7 @@ extern const kl_scene kl_scene_mesh_pile;
 extern const kl_scene kl_scene_gear_train;
 extern const kl_scene kl_scene_screw_block;
 extern const kl_scene kl_scene_bowl_stack;
+extern const kl_scene kl_scene_penalty_meshes;
 // -- benchmark scenes (Box3D's set, BENCHMARKS.md; Jolt's pyramid; Kollide's own)
 extern const kl_scene kl_scene_large_pyramid;
 extern const kl_scene kl_scene_many_pyramids;
@@ -53,6 +54,7 @@ static const kl_scene* const scenes[] = {
 	&kl_scene_gear_train,
 	&kl_scene_screw_block,
 	&kl_scene_bowl_stack,
+	&kl_scene_penalty_meshes,
 	// -- benchmark scenes
 	&kl_scene_large_pyramid,
 	&kl_scene_many_pyramids,

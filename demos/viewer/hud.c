@@ -26,7 +26,7 @@ static const char* const kl_hud_help =
 	"       middle or shift+drag: pan             wheel: zoom\n"
 	"C orbit/fly camera   WASD QE move (fly) or pan (orbit)\n"
 	"1 shapes/wireframe/off  2 AABBs  3 contacts  4 normals  5 forces\n"
-	"6 joints  7 islands/sleep  8 mass  9 names  0 point shells  G grid  H shadows\n"
+	"6 joints  7 islands/sleep  8 mass  9 names  0 point shells  I inner spheres  G grid  H shadows\n"
 	"P pause  O/N single step  M slow motion (1/4)  R reset  Space ball\n"
 	"Tab/L scene list  [ ] previous/next scene  F2 HUD  F12 screenshot  Esc quit";
 enum
@@ -119,6 +119,12 @@ void kl_viewer_hud_pointshell_line(kl_counters c, kl_profile p, char* out, size_
 	}
 }
 
+void kl_viewer_hud_penalty_line(kl_counters c, kl_profile p, char* out, size_t size)
+{
+	snprintf(out, size, "penalty %d pairs (%d limited): %.2f ms", c.penalty_pair_count, c.penalty_limited_count,
+			 (double)p.penalty);
+}
+
 static void draw_panel(kl_viewer_app* app)
 {
 	kl_viewer_rect r = kl_viewer_hud_panel_rect(app);
@@ -137,7 +143,14 @@ static void draw_panel(kl_viewer_app* app)
 			 c.awake_body_count, c.pair_count, c.contact_count, c.joint_count);
 	snprintf(lines[4], sizeof(lines[4]), "%s camera  threads %d  F1 keys  Tab scenes",
 			 app->camera.mode == KL_CAMERA_FLY ? "fly" : "orbit", c.worker_count);
-	kl_viewer_hud_pointshell_line(c, p, lines[5], sizeof(lines[5]));
+	if (c.penalty_pair_count > 0)
+	{
+		kl_viewer_hud_penalty_line(c, p, lines[5], sizeof(lines[5]));
+	}
+	else
+	{
+		kl_viewer_hud_pointshell_line(c, p, lines[5], sizeof(lines[5]));
+	}
 	float lh = line_height(app);
 	for (int i = 0; i < kl_hud_lines; ++i)
 	{

@@ -54,6 +54,15 @@ static void cycle_pointshell(kl_render_layers* layers)
 	layers->point_shells = cells;
 }
 
+/// Key I cycles the penalty contact model's overlays: inner spheres, then overlapping sphere pairs
+/// (coloured by depth), then both, then none.
+static void cycle_penalty(kl_render_layers* layers)
+{
+	int next = ((layers->inner_spheres ? 1 : 0) + (layers->penalty_pairs ? 2 : 0) + 1) % 4;
+	layers->inner_spheres = (next & 1) != 0;
+	layers->penalty_pairs = (next & 2) != 0;
+}
+
 /// Keys 2-9 toggle one overlay each.
 static bool* layer_for_digit(kl_render_layers* layers, int digit)
 {
@@ -137,6 +146,7 @@ static bool command_key(kl_viewer_app* app, int key)
 			return true;
 		case SDLK_SPACE: kl_viewer_throw_ball(app, app->mouse_x, app->mouse_y); return true;
 		case SDLK_c: toggle_camera(app); return true;
+		case SDLK_i: cycle_penalty(&app->layers); return true;
 		default: return false;
 	}
 }

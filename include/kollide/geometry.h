@@ -118,6 +118,13 @@ typedef struct kl_mesh_def
 	float pointshell_spacing;
 	bool pointshell_surface_groups;
 	int pointshell_leaf_bucket;
+	/// Fill the closed mesh with up to this many inner spheres (kl_sphere_pack) and build their
+	/// sphere tree (kollide/sphere_tree.h), which shapes using KL_CONTACT_PENALTY need
+	/// (docs/penalty-contact.md). 0: none; 1 to KL_SPHERE_PACK_MAX_SPHERES. An open mesh that asks
+	/// for them fails to build.
+	int inner_spheres;
+	/// A file for the inner-sphere packing (kl_sphere_pack_def.cache). NULL: no file.
+	const char* inner_sphere_cache;
 } kl_mesh_def;
 
 KL_API kl_mesh_def kl_default_mesh_def(void);
@@ -158,6 +165,12 @@ typedef struct kl_mesh_info
 	kl_mesh_cache_status pointshell_cache;
 	bool has_pointshell; ///< the point-shell model was built (kl_mesh_def.build_pointshell)
 	size_t pointshell_bytes; ///< its memory: point shells, coverage, octrees, conglomerates
+	/// kl_mesh_def.inner_spheres as built; the spheres packed (at most that many; 0: none), the
+	/// fraction of the volume they fill, and what became of kl_mesh_def.inner_sphere_cache.
+	int inner_spheres;
+	int inner_sphere_count;
+	float inner_sphere_coverage;
+	kl_mesh_cache_status inner_sphere_cache;
 } kl_mesh_info;
 
 /// An immutable, reference-counted triangle mesh with its collision representations (the SIMD

@@ -31,7 +31,8 @@ KL_API void kl_mesh_data_free(kl_mesh_data* data);
 /// Loads a mesh file and builds its collision model (welded; source = path). NULL on failure.
 KL_API kl_mesh* kl_mesh_load(const char* path, kl_progress_fn* progress, void* progress_context);
 /// kl_mesh_load with the build settings of `settings` (weld tolerance, progress, build_pointshell,
-/// pointshell_cache and the pointshell_* model settings; its geometry and source are the file's).
+/// pointshell_cache and the pointshell_* model settings, inner spheres and their cache; its geometry
+/// and source are the file's).
 /// NULL settings: the defaults.
 KL_API kl_mesh* kl_mesh_load_with(const char* path, const kl_mesh_def* settings);
 

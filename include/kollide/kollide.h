@@ -254,6 +254,9 @@ KL_API int kl_body_get_joint_count(kl_body_id body);
 /// The body's touching contacts (sensors excluded) as of the last step, one entry per manifold (a
 /// mesh pair may have several contact patches); returns the total count and writes at most capacity.
 KL_API int kl_body_get_contact_data(kl_body_id body, kl_contact_data* data, int capacity);
+/// The body's shape pairs under the penalty contact model that the last step computed (awake ones,
+/// overlapping or not); returns the total count and writes at most capacity.
+KL_API int kl_body_get_penalty_contact_data(kl_body_id body, kl_penalty_contact_data* data, int capacity);
 
 // ---------------------------------------------------------------------------------------------
 // Shapes. A body with several shapes at local poses is a compound; its mass properties are the

@@ -138,4 +138,10 @@ KL_API kl_result kl_sphere_tree_overlap(const kl_sphere_tree* a, kl_transform po
 										kl_transform pose_b, const kl_sphere_overlap_def* def,
 										kl_sphere_overlap_result* result);
 
+/// The tree over a mesh's inner spheres (kl_mesh_def.inner_spheres), in the mesh's frame; NULL when the
+/// mesh has none. It lives as long as the mesh.
+KL_API const kl_sphere_tree* kl_mesh_sphere_tree(const kl_mesh* mesh);
+/// The mesh's inner spheres (mesh frame, largest first) and their count; NULL and 0 when it has none.
+KL_API const kl_sphere* kl_mesh_inner_spheres(const kl_mesh* mesh, int* count);
+
 KL_C_END

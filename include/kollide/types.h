@@ -220,6 +220,17 @@ typedef enum kl_mesh_backend
 	KL_MESH_BACKEND_POINTSHELL, ///< conglomerates: point shells into octrees (CPU threads, or CUDA with use_gpu)
 } kl_mesh_backend;
 
+/// How a pair of shapes pushes apart (docs/penalty-contact.md). A pair uses the penalty model when
+/// both are mesh shapes at unit scale whose meshes carry inner spheres (kl_mesh_def.inner_spheres) and
+/// either asks for it; otherwise the constraint contacts.
+typedef enum kl_contact_model
+{
+	KL_CONTACT_CONSTRAINT = 0, ///< contact points solved as non-penetration constraints
+	/// A force from the inner spheres' penetration volume: F = k·Σ V_i n_i, with damping and friction,
+	/// applied every sub-step
+	KL_CONTACT_PENALTY,
+} kl_contact_model;
+
 typedef struct kl_shape_def
 {
 	kl_transform local_pose; ///< shape frame relative to the body origin
@@ -235,6 +246,14 @@ typedef struct kl_shape_def
 	/// Call the world's pre-solve callback for this shape's contacts; off by default.
 	bool enable_pre_solve_events;
 	kl_mesh_backend mesh_backend; ///< mesh shapes only (others keep the BVH); an unknown value is refused
+	/// Mesh shapes only; KL_CONTACT_PENALTY needs a mesh with inner spheres and unit scale.
+	kl_contact_model contact_model;
+	/// Penalty pairs: pressure per unit penetration depth, N/m³ (the force is k · penetration volume);
+	/// a pair uses the smaller of its shapes'. 1e7 by default; finite, > 0 and at most 1e12.
+	float penalty_stiffness;
+	/// Penalty pairs: the damping ratio of the pair's normal oscillation (1: critical); a pair uses
+	/// the larger of its shapes'. 1 by default; 0 to 100.
+	float penalty_damping_ratio;
 	const char* name; ///< copied; may be NULL
 	void* user_data;
 } kl_shape_def;
@@ -377,6 +396,23 @@ typedef struct kl_contact_data
 	kl_contact_point_data points[4];
 } kl_contact_data;
 
+/// A shape pair under the penalty contact model (docs/penalty-contact.md), as of the last step.
+typedef struct kl_penalty_contact_data
+{
+	kl_shape_id shape_a;
+	kl_shape_id shape_b;
+	/// The force on shape_a's body (shape_b's gets its opposite), the mean over the step's sub-steps:
+	/// the penetration-volume spring, its damping and friction (N)
+	vec3s force;
+	float normal_force; ///< the part of it along normal (N)
+	vec3s normal;		///< unit, pushes shape_a out of shape_b (world, last sub-step)
+	vec3s point;		///< the lens centres' volume-weighted mean (world, last sub-step)
+	float volume;		///< penetration volume at the last sub-step (m³)
+	float max_depth;	///< the deepest sphere pair's depth at the last sub-step (m)
+	int sphere_pair_count;
+	bool stiffness_limited; ///< the stability limit lowered the stiffness in some sub-step
+} kl_penalty_contact_data;
+
 typedef struct kl_sensor_event
 {
 	kl_shape_id sensor;
@@ -415,6 +451,9 @@ typedef struct kl_profile
 	float pointshell_sort;
 	float pointshell_triangle;
 	float pointshell_transfer;
+	/// Inside solver, the penalty contacts (docs/penalty-contact.md): their sphere-tree queries and
+	/// forces over all sub-steps.
+	float penalty;
 } kl_profile;
 
 typedef struct kl_counters
@@ -430,6 +469,9 @@ typedef struct kl_counters
 	int rejected_bounds_count; ///< shapes whose bounds overflowed to Inf/NaN (kept at their last bounds)
 	int pointshell_pair_count;	  ///< mesh pairs that searched their candidates through point shells (once per collision pass)
 	int pointshell_gpu_pair_count; ///< of those, the pairs the GPU served (use_gpu)
+	int penalty_pair_count;		   ///< shape pairs under the penalty model (last collision pass)
+	/// Of those, the pairs whose stiffness the stability limit lowered in some sub-step
+	int penalty_limited_count;
 	int worker_count;
 	int substep_count;
 	int collision_pass_count; ///< times the last step found contacts (kl_world_def.max_collision_travel)
@@ -471,6 +513,11 @@ typedef struct kl_debug_draw
 	bool draw_conglomerates;
 	bool draw_octree_cells;
 	bool draw_point_shells;
+	/// Of mesh shapes using the penalty contact model (kl_contact_model): their inner spheres, and
+	/// the lens centres of the last step's overlapping sphere pairs, coloured by depth from
+	/// KL_COLOR_PENALTY_SHALLOW to KL_COLOR_PENALTY_DEEP (the deepest drawn).
+	bool draw_inner_spheres;
+	bool draw_penalty_pairs;
 	void* context;
 } kl_debug_draw;
 
@@ -491,6 +538,9 @@ enum
 	KL_COLOR_CONGLOMERATE = 0x33b2e6,
 	KL_COLOR_OCTREE_CELL = 0x6666cc,
 	KL_COLOR_POINT_SHELL = 0xe6e6e6,
+	KL_COLOR_INNER_SPHERE = 0x80b2e6,
+	KL_COLOR_PENALTY_SHALLOW = 0x33e6b2,
+	KL_COLOR_PENALTY_DEEP = 0xe6334c,
 };
 
 // ---------------------------------------------------------------------------------------------

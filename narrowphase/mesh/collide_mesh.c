@@ -630,8 +630,9 @@ static bool point_inside_set(const kl_triangle_set* set, vec3s p)
 	return d < 0.0;
 }
 
-bool kl_triangle_sets_overlap(const kl_triangle_set* a, const kl_triangle_set* b, int round_side, float radius,
-							  bool* failed)
+/// Whether the surfaces of two triangle sets meet (round_side and radius as for
+/// kl_triangle_sets_overlap); *failed is set when the walk ran out of memory.
+static bool surfaces_meet(const kl_triangle_set* a, const kl_triangle_set* b, int round_side, float radius, bool* failed)
 {
 	*failed = false;
 	kl_overlap_query q = {a, b, round_side, round_side != 0 ? radius : 0.0f};
@@ -645,9 +646,20 @@ bool kl_triangle_sets_overlap(const kl_triangle_set* a, const kl_triangle_set* b
 		*failed = true;
 		return false;
 	}
-	if (result.hit)
+	return result.hit;
+}
+
+bool kl_triangle_set_surfaces_meet(const kl_triangle_set* a, const kl_triangle_set* b, bool* failed)
+{
+	return surfaces_meet(a, b, 0, 0.0f, failed);
+}
+
+bool kl_triangle_sets_overlap(const kl_triangle_set* a, const kl_triangle_set* b, int round_side, float radius,
+							  bool* failed)
+{
+	if (surfaces_meet(a, b, round_side, radius, failed) || *failed)
 	{
-		return true;
+		return !*failed;
 	}
 	// No surfaces meet: the solids are apart, or one holds the other whole, and then any point of
 	// it lies inside the other. A round shape held by a mesh has its core inside it; a mesh held by

@@ -192,3 +192,7 @@ bool kl_plane_triangle_set_overlap(kl_plane plane, kl_transform xf_plane, const 
 /// wholly inside a sensor stays inside it. *failed is set when the walk ran out of memory.
 bool kl_triangle_sets_overlap(const kl_triangle_set* a, const kl_triangle_set* b, int round_side, float radius,
 							  bool* failed);
+
+/// Whether the surfaces of two closed triangle sets meet: the first-hit walk of
+/// kl_triangle_sets_overlap without its test for one solid holding the other.
+bool kl_triangle_set_surfaces_meet(const kl_triangle_set* a, const kl_triangle_set* b, bool* failed);

@@ -5,12 +5,14 @@
 #include "mesh.h"
 
 #include "bvh.h"
+#include "ist_mesh.h"
 #include "pointshell.h"
 
 static void mesh_free(kl_mesh* mesh)
 {
 	kl_bvh_destroy(mesh->bvh);
 	kl_pointshell_destroy(mesh->pointshell);
+	kl_mesh_free_inner_spheres(mesh);
 	kl_mesh_free_geometry(mesh);
 	kl_free(mesh);
 }
@@ -92,6 +94,10 @@ static kl_result run_stages(const kl_mesh_def* def, kl_mesh* mesh, int32_t* rema
 			kl_pointshell_memory bytes = kl_pointshell_memory_of(mesh->pointshell);
 			mesh->info.pointshell_bytes = bytes.shells + bytes.coverage + bytes.octrees + bytes.conglomerates;
 		}
+	}
+	if (r == KL_OK && def->inner_spheres > 0)
+	{
+		r = kl_mesh_build_inner_spheres(def, mesh);
 	}
 	return r;
 }

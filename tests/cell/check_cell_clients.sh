@@ -7,18 +7,9 @@
 # SPDX-License-Identifier: MIT
 set -u
 cell_exe=$1 cell=$2 out=$3
-# pymodbus 3.0's client package imports pyserial and serial_asyncio for its serial clients even
-# where only TCP is used, and Debian's python3-pymodbus does not depend on them: where they are
-# missing, stand-ins let the TCP client load.
-pymodbus_import='import sys, types
-class _Stub(types.ModuleType):
-    def __getattr__(self, name):
-        return type(name, (), {})
-for _name in ("serial", "serial_asyncio"):
-    try:
-        __import__(_name)
-    except ImportError:
-        sys.modules[_name] = _Stub(_name)
+# pymodbus 3.0's client package imports pyserial and serial_asyncio even where only TCP is used
+# (Debian's python3-pymodbus recommends python3-serial-asyncio; the package list installs it).
+pymodbus_import='import sys
 from pymodbus.client import ModbusTcpClient'
 if ! command -v mbpoll >/dev/null || ! /usr/bin/python3 -c "$pymodbus_import" 2>/dev/null; then
 	echo "mbpoll or Python's pymodbus is not installed: skipped"

@@ -139,8 +139,8 @@ static void test_handling(void** state)
 	}
 	assert_true(ok);
 	modbus_mapping_t* m = cell.map;
-	kl_joint_id jaw_a = kl_cell_find_joint(cell.world, "jaw_a");
-	kl_joint_id jaw_b = kl_cell_find_joint(cell.world, "jaw_b");
+	kl_joint_id jaw_a = kl_world_find_joint(cell.world, "jaw_a");
+	kl_joint_id jaw_b = kl_world_find_joint(cell.world, "jaw_b");
 	run(&cell, 10);
 	assert_int_equal(m->tab_input_bits[0], 0);
 	m->tab_bits[0] = 1;

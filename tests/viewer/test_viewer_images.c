@@ -294,6 +294,24 @@ static void test_overlays(void** state)
 	assert_true(outside <= changed / 20);
 }
 
+/// The penalty contact overlays draw on the penalty_meshes scene while its parts land (shapes hidden):
+/// the inner spheres, and the lens centres of the overlapping sphere pairs.
+static void test_penalty_overlays(void** state)
+{
+	(void)state;
+	start_scene("penalty_meshes", 20);
+	kl_counters c = kl_world_get_counters(g_app->run.world);
+	assert_true(c.penalty_pair_count > 0);
+	char line[160], expected[64];
+	kl_viewer_hud_penalty_line(c, kl_world_get_profile(g_app->run.world), line, sizeof(line));
+	snprintf(expected, sizeof(expected), "penalty %d pairs (%d limited): ", c.penalty_pair_count,
+			 c.penalty_limited_count);
+	assert_true(strncmp(line, expected, strlen(expected)) == 0);
+	g_app->layers.shapes = false; // the spheres lie inside the solids
+	check_overlay(&g_app->layers.inner_spheres, "inner spheres", 2000);
+	check_overlay(&g_app->layers.penalty_pairs, "penalty pairs", 20);
+}
+
 /// The HUD's point-shell line shows a world's point-shell pairs and stage times: the screw in its
 /// block with its pair switched to point shells, one step.
 static void test_hud_pointshell_line(void** state)
@@ -386,6 +404,15 @@ static void test_keys(void** state)
 	assert_true(!g_app->layers.conglomerates && !g_app->layers.octree_cells && g_app->layers.point_shells);
 	kl_viewer_input_key(g_app, SDLK_0, false);
 	assert_true(!g_app->layers.conglomerates && !g_app->layers.octree_cells && !g_app->layers.point_shells);
+	// I cycles the penalty overlays: spheres, pairs, both, none.
+	kl_viewer_input_key(g_app, SDLK_i, false);
+	assert_true(g_app->layers.inner_spheres && !g_app->layers.penalty_pairs);
+	kl_viewer_input_key(g_app, SDLK_i, false);
+	assert_true(!g_app->layers.inner_spheres && g_app->layers.penalty_pairs);
+	kl_viewer_input_key(g_app, SDLK_i, false);
+	assert_true(g_app->layers.inner_spheres && g_app->layers.penalty_pairs);
+	kl_viewer_input_key(g_app, SDLK_i, false);
+	assert_true(!g_app->layers.inner_spheres && !g_app->layers.penalty_pairs);
 	kl_viewer_input_key(g_app, SDLK_p, false);
 	assert_int_equal(kl_viewer_app_advance(g_app, 0.1), 0);
 	kl_viewer_input_key(g_app, SDLK_n, false);
@@ -488,6 +515,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pyramid),		cmocka_unit_test(test_vertical_stack), cmocka_unit_test(test_card_house),
 		cmocka_unit_test(test_falling_boxes), cmocka_unit_test(test_overlays),	   cmocka_unit_test(test_hud),
+		cmocka_unit_test(test_penalty_overlays),
 		cmocka_unit_test(test_hud_pointshell_line),
 		cmocka_unit_test(test_keys),		cmocka_unit_test(test_pick_drag),	   cmocka_unit_test(test_screenshot),
 	};
