@@ -113,12 +113,26 @@ static kl_sphere_packing* build(const kl_mesh* mesh, const kl_sphere_pack_def* d
 	kl_thread_pool* pool = workers > 1 ? kl_thread_pool_create(workers) : NULL;
 	b.where = kl_thread_pool_parallel(pool, workers * KL_SP_PARTS_PER_WORKER);
 	kl_sphere_packing* packing = NULL;
+	float* represented = NULL;
 	if (b.spheres != NULL && (workers == 1 || pool != NULL) && run_stages(&b, mesh) == KL_OK)
 	{
-		packing = kl_alloc_zero(1, sizeof(kl_sphere_packing));
+		represented = kl_alloc((size_t)(b.count > 0 ? b.count : 1), sizeof(float));
+		if (represented == NULL)
+		{
+			kl_fail(KL_ERR_OUT_OF_MEMORY, "sphere pack: %d represented volumes", b.count);
+		}
+		else if (kl_sp_share_gaps(&b, represented) == KL_OK)
+		{
+			packing = kl_alloc_zero(1, sizeof(kl_sphere_packing));
+		}
 	}
-	if (packing != NULL)
+	if (packing == NULL)
 	{
+		kl_free(represented);
+	}
+	else
+	{
+		packing->represented = represented;
 		packing->count = b.count;
 		packing->coverage = (float)(b.covered / b.volume);
 		packing->spheres = b.spheres;
@@ -164,6 +178,7 @@ void kl_sphere_packing_destroy(kl_sphere_packing* packing)
 	if (packing != NULL)
 	{
 		kl_free(packing->spheres);
+		kl_free(packing->represented);
 		kl_free(packing);
 	}
 }
@@ -176,6 +191,11 @@ int kl_sphere_packing_count(const kl_sphere_packing* packing)
 const kl_sphere* kl_sphere_packing_spheres(const kl_sphere_packing* packing)
 {
 	return packing != NULL ? packing->spheres : NULL;
+}
+
+const float* kl_sphere_packing_represented_volumes(const kl_sphere_packing* packing)
+{
+	return packing != NULL ? packing->represented : NULL;
 }
 
 float kl_sphere_packing_coverage(const kl_sphere_packing* packing)

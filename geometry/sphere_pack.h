@@ -16,6 +16,7 @@
 struct kl_sphere_packing
 {
 	kl_sphere* spheres;
+	float* represented; ///< per sphere, the volume of the solid it stands for (sphere_pack_share.c)
 	int count;
 	float coverage;
 	kl_mesh_cache_status cache_status;
@@ -179,6 +180,13 @@ kl_sp_item kl_sp_queue_pop(kl_sp_queue* q);
 
 /// Places spheres until the def's count, coverage or minimum radius stops it.
 kl_result kl_sp_insert(kl_sp_builder* b);
+
+// ---------------------------------------------------------------------------------------------
+// sphere_pack_share.c
+
+/// Each placed sphere's volume plus its share of the gaps (count floats): the grid points inside
+/// that no sphere covers go to the sphere whose surface is nearest; the shares sum to the mesh's volume.
+kl_result kl_sp_share_gaps(const kl_sp_builder* b, float* represented);
 
 // ---------------------------------------------------------------------------------------------
 // sphere_pack_cache.c

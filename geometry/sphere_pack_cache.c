@@ -3,9 +3,11 @@
 //
 // Format: a header (magic "KLSPHERE", version, a byte-order mark, a 64-bit FNV-1a hash of the mesh's
 // vertices and indices, the settings that shape the packing, the sphere count and coverage, and a
-// hash of the spheres), then the spheres. Native byte order. A file made for other geometry or
-// settings, from another byte order or version, or whose spheres do not check out (hash, count,
-// finite, positive radii inside the mesh's bounds) is not used: the caller packs again.
+// hash of the spheres and their represented volumes), then the spheres, then their represented
+// volumes. Native byte order. A file made for other geometry or settings, from another byte order or
+// version, or whose spheres do not check out (hash, count, finite, positive radii inside the mesh's
+// bounds, represented volumes finite and no smaller than the spheres) is not used: the caller packs
+// again.
 // SPDX-License-Identifier: MIT
 #include "file.h"
 #include "mesh.h"
@@ -15,7 +17,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#define KL_SP_CACHE_VERSION 1u
+#define KL_SP_CACHE_VERSION 2u
 #define KL_SP_CACHE_BOM 0x01020304u
 
 typedef struct cache_header
@@ -53,6 +55,12 @@ static void fill_header(cache_header* h, const kl_mesh* mesh, const kl_sphere_pa
 	h->resolution = def->resolution;
 }
 
+static uint64_t payload_hash(const kl_sphere* spheres, const float* represented, int count)
+{
+	uint64_t hash = kl_hash64_bytes(KL_HASH64_INIT, spheres, (size_t)count * sizeof(kl_sphere));
+	return kl_hash64_bytes(hash, represented, (size_t)count * sizeof(float));
+}
+
 kl_result kl_sp_cache_save(const char* path, const kl_sphere_packing* packing, const kl_mesh* mesh,
 						   const kl_sphere_pack_def* def)
 {
@@ -60,7 +68,7 @@ kl_result kl_sp_cache_save(const char* path, const kl_sphere_packing* packing, c
 	fill_header(&h, mesh, def);
 	h.count = packing->count;
 	h.coverage = packing->coverage;
-	h.payload_hash = kl_hash64_bytes(KL_HASH64_INIT, packing->spheres, (size_t)packing->count * sizeof(kl_sphere));
+	h.payload_hash = payload_hash(packing->spheres, packing->represented, packing->count);
 	FILE* f = fopen(path, "wb");
 	if (f == NULL)
 	{
@@ -68,7 +76,8 @@ kl_result kl_sp_cache_save(const char* path, const kl_sphere_packing* packing, c
 	}
 	bool ok = fwrite(&h, sizeof(h), 1, f) == 1 &&
 			  (packing->count == 0 ||
-			   fwrite(packing->spheres, sizeof(kl_sphere), (size_t)packing->count, f) == (size_t)packing->count);
+			   (fwrite(packing->spheres, sizeof(kl_sphere), (size_t)packing->count, f) == (size_t)packing->count &&
+				fwrite(packing->represented, sizeof(float), (size_t)packing->count, f) == (size_t)packing->count));
 	ok = fclose(f) == 0 && ok;
 	if (!ok)
 	{
@@ -78,15 +87,18 @@ kl_result kl_sp_cache_save(const char* path, const kl_sphere_packing* packing, c
 	return KL_OK;
 }
 
-/// Whether every sphere is finite, of positive radius, and within the mesh's bounds.
-static bool spheres_valid(const kl_sphere* s, int count, kl_aabb box)
+/// Whether every sphere is finite, of positive radius, within the mesh's bounds, and stands for a
+/// finite volume no smaller than (about) its own.
+static bool spheres_valid(const kl_sphere* s, const float* represented, int count, kl_aabb box)
 {
 	for (int i = 0; i < count; ++i)
 	{
 		vec3s c = s[i].center;
 		float r = s[i].radius;
-		if (!(r > 0.0f) || !kl_vec3_is_finite(c) || !isfinite(r) || c.x - r < box.lower.x || c.y - r < box.lower.y ||
-			c.z - r < box.lower.z || c.x + r > box.upper.x || c.y + r > box.upper.y || c.z + r > box.upper.z)
+		float own = (float)(4.0 / 3.0 * GLM_PI * (double)r * r * r);
+		if (!(r > 0.0f) || !isfinite(represented[i]) || !(represented[i] >= 0.999f * own) || !kl_vec3_is_finite(c) ||
+			!isfinite(r) || c.x - r < box.lower.x || c.y - r < box.lower.y || c.z - r < box.lower.z ||
+			c.x + r > box.upper.x || c.y + r > box.upper.y || c.z + r > box.upper.z)
 		{
 			return false;
 		}
@@ -111,21 +123,25 @@ kl_sphere_packing* kl_sp_cache_load(const char* path, const kl_mesh* mesh, const
 			  memcmp(&h.vertex_count, &want.vertex_count,
 					 offsetof(cache_header, count) - offsetof(cache_header, vertex_count)) == 0 &&
 			  h.reserved == 0 && h.count >= 0 && h.count <= def->max_spheres &&
-			  kl_file_remaining_is(f, (uint64_t)h.count * sizeof(kl_sphere));
+			  kl_file_remaining_is(f, (uint64_t)h.count * (sizeof(kl_sphere) + sizeof(float)));
 	if (ok)
 	{
 		p = kl_alloc_zero(1, sizeof(kl_sphere_packing));
-		ok = p != NULL && (p->spheres = kl_alloc((size_t)(h.count > 0 ? h.count : 1), sizeof(kl_sphere))) != NULL;
+		size_t n = (size_t)(h.count > 0 ? h.count : 1);
+		ok = p != NULL && (p->spheres = kl_alloc(n, sizeof(kl_sphere))) != NULL &&
+			 (p->represented = kl_alloc(n, sizeof(float))) != NULL;
 	}
 	if (ok)
 	{
 		p->count = h.count;
 		p->coverage = h.coverage;
 		unsigned char extra;
-		ok = (h.count == 0 || fread(p->spheres, sizeof(kl_sphere), (size_t)h.count, f) == (size_t)h.count) &&
-			 fread(&extra, 1, 1, f) == 0 &&
-			 kl_hash64_bytes(KL_HASH64_INIT, p->spheres, (size_t)h.count * sizeof(kl_sphere)) == h.payload_hash &&
-			 h.coverage >= 0.0f && h.coverage <= 1.0f && spheres_valid(p->spheres, h.count, mesh->info.bounds);
+		size_t n = (size_t)h.count;
+		ok = (n == 0 ||
+			  (fread(p->spheres, sizeof(kl_sphere), n, f) == n && fread(p->represented, sizeof(float), n, f) == n)) &&
+			 fread(&extra, 1, 1, f) == 0 && payload_hash(p->spheres, p->represented, h.count) == h.payload_hash &&
+			 h.coverage >= 0.0f && h.coverage <= 1.0f &&
+			 spheres_valid(p->spheres, p->represented, h.count, mesh->info.bounds);
 	}
 	fclose(f);
 	if (!ok)

@@ -18,3 +18,12 @@ if(TARGET kollide-collide AND TARGET kollide-poses)
     kl_test_timeout(300 collide_cli_${mode})
   endforeach()
 endif()
+# kollide-collide --method ist (tests/check_collide_ist_output.cmake): volume, collide and contacts of
+# a rock's inner-sphere trees; bad combinations of options.
+if(TARGET kollide-collide)
+  add_test(NAME collide_cli_ist
+    COMMAND ${CMAKE_COMMAND} -DCOLLIDE=$<TARGET_FILE:kollide-collide> -DMESH=gen:rock:6
+      -DOUT_DIR=${CMAKE_CURRENT_BINARY_DIR} -P ${CMAKE_CURRENT_SOURCE_DIR}/check_collide_ist_output.cmake)
+  set_tests_properties(collide_cli_ist PROPERTIES LABELS tools)
+  kl_test_timeout(300 collide_cli_ist)
+endif()

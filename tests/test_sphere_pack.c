@@ -17,25 +17,13 @@
 #include <string.h>
 #include <unistd.h>
 
-static kl_mesh* build_mesh(const vec3s* vertices, int vertex_count, const int32_t* indices, int triangle_count)
-{
-	kl_mesh_def def = kl_default_mesh_def();
-	def.vertices = vertices;
-	def.vertex_count = vertex_count;
-	def.indices = indices;
-	def.triangle_count = triangle_count;
-	kl_mesh* mesh = kl_mesh_build(&def);
-	assert_non_null(mesh);
-	return mesh;
-}
-
 /// The default torus knot (4,608 triangles): thin, curved, and of genus 1.
 static kl_mesh* knot_mesh(void)
 {
 	kl_meshgen_torus_knot_params p = kl_meshgen_default_torus_knot_params();
 	kl_meshgen_mesh m = {0};
 	assert_int_equal(kl_meshgen_torus_knot(&p, &m), KL_OK);
-	kl_mesh* mesh = build_mesh(m.vertices, m.vertex_count, m.indices, m.triangle_count);
+	kl_mesh* mesh = kl_test_mesh_build(m.vertices, m.vertex_count, m.indices, m.triangle_count);
 	kl_meshgen_free(&m);
 	assert_true(kl_mesh_get_info(mesh).closed);
 	return mesh;
@@ -112,7 +100,7 @@ static kl_mesh* hollow_cube_mesh(void)
 			idx[36 + 3 * t + k] = 8 + kl_test_cube_indices[3 * t + 2 - k];
 		}
 	}
-	kl_mesh* mesh = build_mesh(v, 16, idx, 24);
+	kl_mesh* mesh = kl_test_mesh_build(v, 16, idx, 24);
 	assert_true(kl_mesh_get_info(mesh).closed);
 	assert_near(kl_mesh_get_info(mesh).volume, 7.0, 1e-5);
 	return mesh;
@@ -135,6 +123,39 @@ static void assert_same(const kl_sphere_packing* a, const kl_sphere_packing* b)
 	assert_memory_equal(kl_sphere_packing_spheres(a), kl_sphere_packing_spheres(b),
 						(size_t)kl_sphere_packing_count(a) * sizeof(kl_sphere));
 	assert_true(kl_sphere_packing_coverage(a) == kl_sphere_packing_coverage(b));
+	assert_memory_equal(kl_sphere_packing_represented_volumes(a), kl_sphere_packing_represented_volumes(b),
+						(size_t)kl_sphere_packing_count(a) * sizeof(float));
+}
+
+/// Each sphere stands for at least its own volume, and together they stand for the mesh's volume;
+/// spheres near the gaps (the surface) get more than the deep ones.
+static void test_represented_volumes(void** state)
+{
+	(void)state;
+	kl_mesh* cube = kl_test_cube_mesh();
+	kl_sphere_pack_def def = kl_default_sphere_pack_def();
+	def.max_spheres = 2000;
+	kl_sphere_packing* p = kl_sphere_pack(cube, &def);
+	assert_non_null(p);
+	const kl_sphere* s = kl_sphere_packing_spheres(p);
+	const float* w = kl_sphere_packing_represented_volumes(p);
+	assert_non_null(w);
+	double total = 0.0, extra = 0.0;
+	for (int i = 0; i < kl_sphere_packing_count(p); ++i)
+	{
+		double own = 4.0 / 3.0 * GLM_PI * pow(s[i].radius, 3.0);
+		assert_true(w[i] >= (float)own * (1.0f - 1e-6f));
+		total += w[i];
+		extra += w[i] - own;
+	}
+	assert_near(total, 1.0, 1e-4); // the unit cube
+	assert_near(extra, 1.0 - kl_sphere_packing_coverage(p), 1e-4);
+	// The first sphere (the inscribed ball) stands for little more than itself: the gaps lie at the
+	// corners and edges, nearer to smaller spheres.
+	assert_true(w[0] < 1.05 * 4.0 / 3.0 * GLM_PI * pow(s[0].radius, 3.0));
+	assert_null(kl_sphere_packing_represented_volumes(NULL));
+	kl_sphere_packing_destroy(p);
+	kl_mesh_release(cube);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -500,7 +521,7 @@ static void test_bad_input(void** state)
 	expect_refused(NULL, &ok, KL_ERR_INVALID_ARGUMENT);
 
 	// An open box: the cube without its last triangle.
-	kl_mesh* open = build_mesh(kl_test_cube_vertices, 8, kl_test_cube_indices, 11);
+	kl_mesh* open = kl_test_mesh_build(kl_test_cube_vertices, 8, kl_test_cube_indices, 11);
 	assert_false(kl_mesh_get_info(open).closed);
 	expect_refused(open, &ok, KL_ERR_INVALID_ARGUMENT);
 	kl_mesh_release(open);
@@ -604,6 +625,7 @@ int main(void)
 		cmocka_unit_test(test_inside_and_apart),
 		cmocka_unit_test(test_coverage_grows),
 		cmocka_unit_test(test_high_coverage),
+		cmocka_unit_test(test_represented_volumes),
 		cmocka_unit_test(test_stop_rules),
 		cmocka_unit_test(test_threads_and_seed),
 		cmocka_unit_test(test_cache_file),

@@ -662,6 +662,82 @@ static void test_node_budget(void** state)
 }
 
 // ---------------------------------------------------------------------------------------------------------
+// Represented volumes
+
+static void expect_build_fails(const kl_sphere* s, int n, const kl_sphere_tree_def* def);
+
+/// Spheres of a that stand for twice their volume and spheres of b for three times: every pair's lens
+/// counts six times in intersection_volume, also in the budget's estimate (the trees' ratios); every
+/// walk gives the same float. Without represented volumes it equals volume; bad values are refused.
+static void test_represented_volumes(void** state)
+{
+	(void)state;
+	enum
+	{
+		cap = 3000
+	};
+	kl_sphere* s = malloc(sizeof(kl_sphere) * cap);
+	float* twice = malloc(sizeof(float) * cap);
+	float* thrice = malloc(sizeof(float) * cap);
+	int n = pack_box(12, 10, 8, 0.1f, s, cap);
+	for (int i = 0; i < n; ++i)
+	{
+		double own = 4.0 / 3.0 * GLM_PI * pow(s[i].radius, 3.0);
+		twice[i] = (float)(2.0 * own);
+		thrice[i] = (float)(3.0 * own);
+	}
+	kl_sphere_tree_def def = kl_default_sphere_tree_def();
+	kl_sphere_tree* plain = kl_sphere_tree_build(s, n, &def);
+	def.represented_volumes = twice;
+	kl_sphere_tree* a = kl_sphere_tree_build(s, n, &def);
+	def.represented_volumes = thrice;
+	kl_sphere_tree* b = kl_sphere_tree_build(s, n, &def);
+	assert_non_null(plain);
+	assert_non_null(a);
+	assert_non_null(b);
+	kl_sphere_tree_info ia = kl_sphere_tree_get_info(a);
+	assert_near(ia.represented_volume, 2.0 * ia.sphere_volume, 1e-5 * ia.sphere_volume);
+	assert_true(kl_sphere_tree_get_info(plain).represented_volume == kl_sphere_tree_get_info(plain).sphere_volume);
+	kl_transform pa = kl_transform_identity();
+	kl_transform pb = {{{0.35f, 0.2f, -0.1f}}, glms_quat_normalize((versors){{0.1f, 0.2f, 0.05f, 1.0f}})};
+	kl_sphere_overlap_result r0 = overlap(plain, pa, plain, pb, KL_SPHERE_TRAVERSE_SCALAR, NULL, 0);
+	assert_true(r0.volume > 0.0f);
+	assert_memory_equal(&r0.intersection_volume, &r0.volume, sizeof(float));
+	kl_sphere_overlap_result scalar = overlap(a, pa, b, pb, KL_SPHERE_TRAVERSE_SCALAR, NULL, 0);
+	assert_memory_equal(&scalar.volume, &r0.volume, sizeof(float));
+	assert_near(scalar.intersection_volume, 6.0 * scalar.volume, 1e-5 * scalar.volume);
+	for (size_t k = 1; k < sizeof(k_traversals) / sizeof(k_traversals[0]); ++k)
+	{
+		if (kl_sphere_traversal_available(k_traversals[k], 16))
+		{
+			kl_sphere_overlap_result r = overlap(a, pa, b, pb, k_traversals[k], NULL, 0);
+			assert_memory_equal(&r.intersection_volume, &scalar.intersection_volume, sizeof(float));
+		}
+	}
+	kl_sphere_overlap_def budget = kl_default_sphere_overlap_def();
+	budget.node_budget = scalar.node_visits / 2;
+	kl_sphere_overlap_result cut;
+	assert_int_equal(kl_sphere_tree_overlap(a, pa, b, pb, &budget, &cut), KL_OK);
+	assert_true(cut.budget_cut);
+	assert_near(cut.intersection_volume, 6.0 * cut.volume, 1e-4 * cut.volume);
+	kl_sphere_tree_destroy(plain);
+	kl_sphere_tree_destroy(a);
+	kl_sphere_tree_destroy(b);
+	twice[7] = NAN;
+	def.represented_volumes = twice;
+	expect_build_fails(s, n, &def);
+	twice[7] = -1.0f;
+	expect_build_fails(s, n, &def);
+	twice[7] = INFINITY;
+	expect_build_fails(s, n, &def);
+	twice[7] = (float)(2e6 * 4.0 / 3.0 * GLM_PI * pow(s[7].radius, 3.0)); // a density of 2·10⁶
+	expect_build_fails(s, n, &def);
+	free(s);
+	free(twice);
+	free(thrice);
+}
+
+// ---------------------------------------------------------------------------------------------------------
 // Bad input
 
 static void expect_build_fails(const kl_sphere* s, int n, const kl_sphere_tree_def* def)
@@ -880,6 +956,7 @@ int main(void)
 		cmocka_unit_test(test_brute_force),	  cmocka_unit_test(test_sliding_continuity),
 		cmocka_unit_test(test_node_budget),	  cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_out_of_memory), cmocka_unit_test(test_two_threads),
+		cmocka_unit_test(test_represented_volumes),
 	};
 	return kl_test_exit_status(cmocka_run_group_tests(tests, NULL, NULL));
 }

@@ -237,6 +237,12 @@ KL_API kl_sphere_packing* kl_sphere_pack(const kl_mesh* mesh, const kl_sphere_pa
 KL_API void kl_sphere_packing_destroy(kl_sphere_packing* packing);
 KL_API int kl_sphere_packing_count(const kl_sphere_packing* packing);
 KL_API const kl_sphere* kl_sphere_packing_spheres(const kl_sphere_packing* packing);
+/// Per sphere, the volume of the solid it stands for: its own volume plus its share of the gaps
+/// between the spheres (each uncovered sample point of the packing's grid goes to the sphere whose
+/// surface is nearest). The shares sum to the mesh's volume; pass them to kl_sphere_tree_def
+/// (represented_volumes) to estimate intersection volumes of the solids rather than of the sphere
+/// unions (docs/inner-spheres.md).
+KL_API const float* kl_sphere_packing_represented_volumes(const kl_sphere_packing* packing);
 /// The spheres' total volume over the mesh's volume: the fraction of the solid they fill.
 KL_API float kl_sphere_packing_coverage(const kl_sphere_packing* packing);
 /// What became of kl_sphere_pack_def.cache.

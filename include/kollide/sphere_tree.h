@@ -26,9 +26,16 @@ typedef struct kl_sphere_tree_def
 	/// Magnification control (seed §2.2): a sphere weighs its volume in the clustering, so large spheres
 	/// draw prototypes. Off, every sphere weighs the same (docs/sphere-trees.md compares the two).
 	bool magnification;
+	/// Optional, one per input sphere (copied): the volume of the solid each sphere stands for, e.g.
+	/// kl_sphere_packing_represented_volumes(). The query then also estimates the intersection volume
+	/// of the two solids (kl_sphere_overlap_result.intersection_volume). NULL: each sphere stands for
+	/// itself. Values must be finite, non-negative and at most 10⁶ times the sphere's own volume (a
+	/// packing's are at most about 10 times).
+	const float* represented_volumes;
 } kl_sphere_tree_def;
 
-/// Branching 16, seed 1, 30 iterations, λ_f 0.01, 2048 samples, magnification control on.
+/// Branching 16, seed 1, 30 iterations, λ_f 0.01, 2048 samples, magnification control on, no
+/// represented volumes.
 KL_API kl_sphere_tree_def kl_default_sphere_tree_def(void);
 
 /// Builds the tree over count spheres (copied). Each node splits its spheres into up to `branching`
@@ -45,11 +52,12 @@ typedef struct kl_sphere_tree_info
 {
 	int sphere_count;
 	int branching;
-	int node_count;		 ///< inner nodes (each holds up to `branching` child spheres)
-	int depth;			 ///< inner levels (1: the root alone)
-	size_t bytes;		 ///< memory the tree holds
-	kl_sphere bound;	 ///< bounding sphere of all inner spheres
-	float sphere_volume; ///< Σ 4/3 π r³ over the inner spheres
+	int node_count;			  ///< inner nodes (each holds up to `branching` child spheres)
+	int depth;				  ///< inner levels (1: the root alone)
+	size_t bytes;			  ///< memory the tree holds
+	kl_sphere bound;		  ///< bounding sphere of all inner spheres
+	float sphere_volume;	  ///< Σ 4/3 π r³ over the inner spheres
+	float represented_volume; ///< Σ of the represented volumes (sphere_volume without them)
 } kl_sphere_tree_info;
 
 /// Zeroes for NULL.
@@ -102,6 +110,11 @@ typedef struct kl_sphere_overlap_result
 	float estimated_volume; ///< the node pairs left by the budget: their expected overlap (0 when exact)
 	/// |volume − exact| stays below this when each tree's spheres are disjoint (0 when exact)
 	float volume_error_bound;
+	/// Estimate of the intersection volume of the two solids the trees fill: Σ ρ_a ρ_b V_i over the
+	/// pairs, ρ = a sphere's represented volume over its own volume (1 without represented volumes,
+	/// where this equals volume). Each sphere's represented volume is spread evenly over the sphere;
+	/// this is the overlap of those two densities (docs/sphere-trees.md).
+	float intersection_volume;
 	float max_depth; ///< the largest pair depth (0 with no pair)
 	/// Σ V_i n_i (world): the direction that pushes A out of B, weighted by lens volume
 	vec3s volume_normal_sum;

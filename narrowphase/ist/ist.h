@@ -28,7 +28,9 @@ struct kl_sphere_tree
 	kl_sphere* spheres;	   ///< the input, in input order
 	kl_sphere* node_bound; ///< per node: its bounding sphere (node 0: the whole tree's)
 	float* node_volume;	   ///< per node: Σ of its inner spheres' volumes
+	float* density;		   ///< per sphere: represented volume over its own (NULL: all 1)
 	float sphere_volume;
+	float represented_volume; ///< Σ of the represented volumes (sphere_volume when density is NULL)
 	size_t bytes;
 };
 
@@ -37,13 +39,15 @@ static inline const float* kl_ist_node(const kl_sphere_tree* t, int node)
 	return t->lanes + (size_t)node * 4 * (size_t)t->width;
 }
 
-/// A pair of child codes whose spheres overlap, waiting to be opened; x, y, z: a's sphere centre in
-/// b's frame.
+/// A pair of child codes whose spheres overlap, waiting to be opened, with the sphere of the pair
+/// that the visit does not read from a node's lanes: for a node of a against an inner sphere of b,
+/// b's sphere (b's frame); otherwise a's sphere (a node's bound or an inner sphere) moved into b's
+/// frame. Copies of the parents' lanes, so that a visit reads no sphere array at random.
 typedef struct kl_ist_item
 {
 	int32_t a;
 	int32_t b;
-	float x, y, z;
+	float x, y, z, r;
 } kl_ist_item;
 
 /// Sphere pairs per batch of lens volumes.
@@ -93,6 +97,7 @@ typedef struct kl_ist_walk
 	kl_ist_batch batch;
 	// Sums over the pairs found, in b's frame (moments about b's origin), in pair order.
 	double volume;
+	double intersection; ///< Σ ρ_a ρ_b V over the pairs
 	double normal_sum[3];
 	double moment[3];
 	double max_depth;
@@ -108,11 +113,14 @@ static inline double kl_ist_sphere_volume(double r)
 	return 4.0 / 3.0 * GLM_PI * r * r * r;
 }
 
-/// Set bits of a 16-bit lane mask, without a library call where the target lacks POPCNT.
+/// Set bits of a 16-bit lane mask, without a library call where the target lacks POPCNT and without
+/// memory reads (bit counting in parallel within the word).
 static inline int kl_ist_bit_count(uint32_t mask)
 {
-	static const uint8_t nibble[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
-	return nibble[mask & 15u] + nibble[(mask >> 4) & 15u] + nibble[(mask >> 8) & 15u] + nibble[(mask >> 12) & 15u];
+	mask = mask - ((mask >> 1) & 0x5555u);
+	mask = (mask & 0x3333u) + ((mask >> 2) & 0x3333u);
+	mask = (mask + (mask >> 4)) & 0x0F0Fu;
+	return (int)((mask + (mask >> 8)) & 0x1Fu);
 }
 
 /// x_b of a point x_a: ((m0·x + m1·y) + m2·z) + t0 and so on, as the SIMD walks compute it.

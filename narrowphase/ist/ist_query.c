@@ -125,28 +125,45 @@ static double direction(float ax, float ay, float az, const float* b, double* n)
 void kl_ist_accumulate(kl_ist_walk* w)
 {
 	kl_ist_batch* bt = &w->batch;
+	const float* density_a = w->a->density;
+	const float* density_b = w->b->density;
+	// The sums in locals (the pair output could alias w's fields), added in pair order as ever.
+	double volume = w->volume, intersection = w->intersection, max_depth = w->max_depth;
+	double normal_sum[3] = {w->normal_sum[0], w->normal_sum[1], w->normal_sum[2]};
+	double moment[3] = {w->moment[0], w->moment[1], w->moment[2]};
 	for (int k = 0; k < bt->count; ++k)
 	{
-		w->volume += bt->volume[k];
+		volume += bt->volume[k];
+		double rho_a = density_a != NULL ? density_a[bt->sphere_a[k]] : 1.0;
+		double rho_b = density_b != NULL ? density_b[bt->sphere_b[k]] : 1.0;
+		intersection += rho_a * rho_b * bt->volume[k];
 		for (int c = 0; c < 3; ++c)
 		{
-			w->normal_sum[c] += bt->f[c][k];
-			w->moment[c] += bt->m[c][k];
+			normal_sum[c] += bt->f[c][k];
+			moment[c] += bt->m[c][k];
 		}
-		w->max_depth = bt->depth[k] > w->max_depth ? bt->depth[k] : w->max_depth;
-		if (w->pair_count + k < w->pair_capacity)
-		{
-			vec3s n = {{bt->n[0][k], bt->n[1][k], bt->n[2][k]}};
-			vec3s p = {{bt->p[0][k], bt->p[1][k], bt->p[2][k]}};
-			w->pairs[w->pair_count + k] = (kl_sphere_pair){
-				.sphere_a = bt->sphere_a[k],
-				.sphere_b = bt->sphere_b[k],
-				.volume = bt->volume[k],
-				.depth = bt->depth[k],
-				.normal = kl_rotate(w->pose_b.q, n),
-				.point = kl_transform_point(w->pose_b, p),
-			};
-		}
+		max_depth = bt->depth[k] > max_depth ? bt->depth[k] : max_depth;
+	}
+	w->volume = volume;
+	w->intersection = intersection;
+	w->max_depth = max_depth;
+	for (int c = 0; c < 3; ++c)
+	{
+		w->normal_sum[c] = normal_sum[c];
+		w->moment[c] = moment[c];
+	}
+	for (int k = 0; k < bt->count && w->pair_count + k < w->pair_capacity; ++k)
+	{
+		vec3s n = {{bt->n[0][k], bt->n[1][k], bt->n[2][k]}};
+		vec3s p = {{bt->p[0][k], bt->p[1][k], bt->p[2][k]}};
+		w->pairs[w->pair_count + k] = (kl_sphere_pair){
+			.sphere_a = bt->sphere_a[k],
+			.sphere_b = bt->sphere_b[k],
+			.volume = bt->volume[k],
+			.depth = bt->depth[k],
+			.normal = kl_rotate(w->pose_b.q, n),
+			.point = kl_transform_point(w->pose_b, p),
+		};
 	}
 	w->pair_count += bt->count;
 	bt->count = 0;
@@ -162,10 +179,21 @@ bool kl_ist_reserve(kl_ist_walk* w, int more)
 	return true;
 }
 
+/// A sphere's or a node's density: represented over own volume (a node: the whole tree's ratio).
+static double density_of(const kl_sphere_tree* t, int32_t code)
+{
+	if (code < 0)
+	{
+		return t->density != NULL ? t->density[-1 - code] : 1.0;
+	}
+	return t->sphere_volume > 0.0f ? (double)t->represented_volume / t->sphere_volume : 1.0;
+}
+
 /// The node pairs the budget left: each one's expected overlap is the lens of the two bounding spheres
 /// times the fraction of each that its inner spheres fill; the true overlap lies between 0 and the
 /// smallest of that lens and the two subtrees' sphere volumes (when each tree's spheres are disjoint).
-static void estimate_rest(kl_ist_walk* w, double* estimate, double* error)
+/// The intersection estimate weighs each by the two sides' densities.
+static void estimate_rest(kl_ist_walk* w, double* estimate, double* error, double* intersection)
 {
 	for (int k = 0; k < w->stack_count; ++k)
 	{
@@ -174,8 +202,14 @@ static void estimate_rest(kl_ist_walk* w, double* estimate, double* error)
 		kl_sphere sb = it.b >= 0 ? w->b->node_bound[it.b] : w->b->spheres[-1 - it.b];
 		double va = it.a >= 0 ? w->a->node_volume[it.a] : kl_ist_sphere_volume(sa.radius);
 		double vb = it.b >= 0 ? w->b->node_volume[it.b] : kl_ist_sphere_volume(sb.radius);
+		// The item holds b's sphere for a node against a sphere, else a's centre in b's frame.
+		float ca[3] = {it.x, it.y, it.z};
+		if (it.a >= 0 && it.b < 0)
+		{
+			kl_ist_move(w->m, sa.center.x, sa.center.y, sa.center.z, ca);
+		}
 		double n[3];
-		double d = direction(it.x, it.y, it.z, sb.center.raw, n);
+		double d = direction(ca[0], ca[1], ca[2], sb.center.raw, n);
 		double lens = lens_volume(sa.radius, sb.radius, d);
 		double fill_a = fmin(1.0, va / fmax(kl_ist_sphere_volume(sa.radius), 1e-300));
 		double fill_b = fmin(1.0, vb / fmax(kl_ist_sphere_volume(sb.radius), 1e-300));
@@ -183,6 +217,7 @@ static void estimate_rest(kl_ist_walk* w, double* estimate, double* error)
 		double most = fmin(lens, fmin(va, vb));
 		add_contribution(w, expected, n, sb.center.raw, sa.radius, sb.radius, d);
 		*estimate += expected;
+		*intersection += expected * density_of(w->a, it.a) * density_of(w->b, it.b);
 		*error += fmax(expected, most - expected);
 	}
 }
@@ -304,12 +339,13 @@ kl_result kl_sphere_tree_overlap(const kl_sphere_tree* a, kl_transform pose_a, c
 	}
 	float root[3];
 	kl_ist_move(w.m, a->node_bound[0].center.x, a->node_bound[0].center.y, a->node_bound[0].center.z, root);
-	w.stack[w.stack_count++] = (kl_ist_item){0, 0, root[0], root[1], root[2]};
+	w.stack[w.stack_count++] = (kl_ist_item){0, 0, root[0], root[1], root[2], a->node_bound[0].radius};
 	walk_for(used, a->width)(&w);
 	double found = w.volume;
 	double estimate = 0.0;
 	double error = 0.0;
-	estimate_rest(&w, &estimate, &error);
+	double intersection = w.intersection;
+	estimate_rest(&w, &estimate, &error, &intersection);
 	kl_free(w.stack);
 	if (w.failed)
 	{
@@ -321,6 +357,7 @@ kl_result kl_sphere_tree_overlap(const kl_sphere_tree* a, kl_transform pose_a, c
 	result->estimated_volume = (float)estimate;
 	result->volume = (float)(found + estimate);
 	result->volume_error_bound = (float)error;
+	result->intersection_volume = (float)intersection;
 	result->used = used;
 	return KL_OK;
 }

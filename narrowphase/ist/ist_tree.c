@@ -11,6 +11,8 @@
 
 /// Coordinates and radii beyond this are refused: squared distances of sums of them stay finite.
 #define KL_IST_MAX_COORD 1e15f
+/// Most a sphere's represented volume may exceed its own (a packing's reach about 10).
+#define KL_IST_MAX_DENSITY 1e6
 
 kl_sphere_tree_def kl_default_sphere_tree_def(void)
 {
@@ -74,6 +76,47 @@ static kl_result check_spheres(const kl_sphere* spheres, int count)
 	return KL_OK;
 }
 
+/// Represented volumes must be finite, non-negative and at most KL_IST_MAX_DENSITY times the sphere's.
+static kl_result check_represented(const float* represented, const kl_sphere* spheres, int count)
+{
+	for (int i = 0; represented != NULL && i < count; ++i)
+	{
+		double own = kl_ist_sphere_volume(spheres[i].radius);
+		if (!kl_is_finite(represented[i]) || !(represented[i] >= 0.0f) || represented[i] > KL_IST_MAX_DENSITY * own)
+		{
+			return kl_fail(KL_ERR_INVALID_ARGUMENT,
+						   "kl_sphere_tree_build: represented volume %d is %g (finite, from 0 to %g times the "
+						   "sphere's %g needed)",
+						   i, (double)represented[i], KL_IST_MAX_DENSITY, own);
+		}
+	}
+	return KL_OK;
+}
+
+/// ρ = represented / own volume per sphere (0 for a sphere of no volume) and the represented total.
+static bool set_density(kl_sphere_tree* t, const float* represented)
+{
+	t->represented_volume = t->sphere_volume;
+	if (represented == NULL)
+	{
+		return true;
+	}
+	t->density = kl_alloc((size_t)t->sphere_count, sizeof(float));
+	if (t->density == NULL)
+	{
+		return false;
+	}
+	double total = 0.0;
+	for (int i = 0; i < t->sphere_count; ++i)
+	{
+		double own = kl_ist_sphere_volume(t->spheres[i].radius);
+		t->density[i] = own > 0.0 ? (float)(represented[i] / own) : 0.0f;
+		total += represented[i];
+	}
+	t->represented_volume = (float)total;
+	return true;
+}
+
 /// Gives back the node storage the build did not use (it reserves a node per sphere). Keeps the larger
 /// arrays when the smaller ones cannot be had.
 static void shrink(kl_sphere_tree* t)
@@ -100,7 +143,8 @@ static void shrink(kl_sphere_tree* t)
 kl_sphere_tree* kl_sphere_tree_build(const kl_sphere* spheres, int count, const kl_sphere_tree_def* def)
 {
 	kl_sphere_tree_def d = def != NULL ? *def : kl_default_sphere_tree_def();
-	if (check_def(&d) != KL_OK || check_spheres(spheres, count) != KL_OK)
+	if (check_def(&d) != KL_OK || check_spheres(spheres, count) != KL_OK ||
+		check_represented(d.represented_volumes, spheres, count) != KL_OK)
 	{
 		return NULL;
 	}
@@ -136,7 +180,7 @@ kl_sphere_tree* kl_sphere_tree_build(const kl_sphere* spheres, int count, const 
 		t->child[i] = KL_IST_UNUSED;
 	}
 	memcpy(t->spheres, spheres, (size_t)count * sizeof(kl_sphere));
-	if (!kl_ist_build_nodes(t, &d))
+	if (!kl_ist_build_nodes(t, &d) || !set_density(t, d.represented_volumes))
 	{
 		kl_sphere_tree_destroy(t);
 		return NULL;
@@ -145,7 +189,7 @@ kl_sphere_tree* kl_sphere_tree_build(const kl_sphere* spheres, int count, const 
 	t->bytes = sizeof(kl_sphere_tree) +
 			   (size_t)t->node_count * (4 * (size_t)W * sizeof(float) + (size_t)W * sizeof(int32_t) + sizeof(int32_t) +
 										sizeof(kl_sphere) + sizeof(float)) +
-			   (size_t)count * sizeof(kl_sphere);
+			   (size_t)count * (sizeof(kl_sphere) + (t->density != NULL ? sizeof(float) : 0));
 	return t;
 }
 
@@ -161,6 +205,7 @@ void kl_sphere_tree_destroy(kl_sphere_tree* tree)
 	kl_free(tree->spheres);
 	kl_free(tree->node_bound);
 	kl_free(tree->node_volume);
+	kl_free(tree->density);
 	kl_free(tree);
 }
 
@@ -178,5 +223,6 @@ kl_sphere_tree_info kl_sphere_tree_get_info(const kl_sphere_tree* tree)
 	info.bytes = tree->bytes;
 	info.bound = tree->node_bound[0];
 	info.sphere_volume = tree->sphere_volume;
+	info.represented_volume = tree->represented_volume;
 	return info;
 }

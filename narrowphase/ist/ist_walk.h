@@ -171,7 +171,13 @@ KL_IST_FN void found(kl_ist_walk* w, int32_t ca, int32_t cb, float x, float y, f
 	{
 		return;
 	}
-	w->stack[w->stack_count++] = (kl_ist_item){ca, cb, x, y, z};
+	if (ca >= 0 && cb < 0)
+	{
+		w->stack[w->stack_count++] =
+			(kl_ist_item){ca, cb, nb[j], nb[KL_IST_W + j], nb[2 * KL_IST_W + j], nb[3 * KL_IST_W + j]};
+		return;
+	}
+	w->stack[w->stack_count++] = (kl_ist_item){ca, cb, x, y, z, ra};
 }
 
 /// Two nodes: lanes of either that miss the other's bounding sphere miss every sphere below it (one
@@ -188,7 +194,7 @@ KL_IST_FN void visit_nodes(kl_ist_walk* w, kl_ist_item it, const float* moved)
 	int ca = a->count[it.a];
 	int cb = b->count[it.b];
 	uint32_t live_a = n_vs_one(moved, na + 3 * KL_IST_W, ca, &b->node_bound[it.b]);
-	uint32_t live_b = one_vs_n(nb, cb, it.x, it.y, it.z, a->node_bound[it.a].radius);
+	uint32_t live_b = one_vs_n(nb, cb, it.x, it.y, it.z, it.r);
 	int count_a = kl_ist_bit_count(live_a);
 	int count_b = kl_ist_bit_count(live_b);
 	w->sphere_tests += ca + cb;
@@ -244,14 +250,14 @@ KL_IST_FN void visit_node_sphere(kl_ist_walk* w, kl_ist_item it, const float* mo
 	const int32_t* child_a = a->child + (size_t)it.a * KL_IST_W;
 	int ca = a->count[it.a];
 	w->sphere_tests += ca;
-	const kl_sphere* sb = &w->b->spheres[-1 - it.b];
-	uint32_t mask = n_vs_one(moved, na + 3 * KL_IST_W, ca, sb);
+	kl_sphere sb = {{{it.x, it.y, it.z}}, it.r};
+	uint32_t mask = n_vs_one(moved, na + 3 * KL_IST_W, ca, &sb);
 	// b's sphere as lane 0 of one-column rows, as found() reads lanes.
 	float lane[4 * KL_IST_W];
-	lane[0] = sb->center.x;
-	lane[KL_IST_W] = sb->center.y;
-	lane[2 * KL_IST_W] = sb->center.z;
-	lane[3 * KL_IST_W] = sb->radius;
+	lane[0] = it.x;
+	lane[KL_IST_W] = it.y;
+	lane[2 * KL_IST_W] = it.z;
+	lane[3 * KL_IST_W] = it.r;
 	for (; mask != 0; mask &= mask - 1)
 	{
 		int i = __builtin_ctz(mask);
@@ -267,7 +273,7 @@ KL_IST_FN void visit_sphere_node(kl_ist_walk* w, kl_ist_item it)
 	int cb = b->count[it.b];
 	w->sphere_tests += cb;
 	const float* nb = kl_ist_node(b, it.b);
-	float ra = w->a->spheres[-1 - it.a].radius;
+	float ra = it.r;
 	uint32_t mask = one_vs_n(nb, cb, it.x, it.y, it.z, ra);
 	for (; mask != 0; mask &= mask - 1)
 	{

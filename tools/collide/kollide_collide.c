@@ -1,9 +1,11 @@
 // Kollide — kollide-collide: boolean, contact or distance queries of one mesh pair over a file of poses
 // (OpenCollBench-style) through the public collision API (kollide/collision.h), with either mesh
-// backend, one output line per pose, then the median and mean query time; optionally per-vertex cost
-// heatmaps as coloured PLY (collide_heatmap.h).
+// backend or the inner-sphere trees (--method ist: collide, contacts as overlapping sphere pairs, or
+// the penetration volume; collide_ist.h), one output line per pose, then the median and mean query
+// time; optionally per-vertex cost heatmaps as coloured PLY (collide_heatmap.h).
 // SPDX-License-Identifier: MIT
 #include "collide_heatmap.h"
+#include "collide_ist.h"
 #include "pair_core.h"
 
 #include <math.h>
@@ -16,6 +18,7 @@ typedef enum query_kind
 	QUERY_COLLIDE,
 	QUERY_CONTACTS,
 	QUERY_DISTANCE,
+	QUERY_VOLUME, ///< --method ist only
 } query_kind;
 
 typedef struct options
@@ -29,6 +32,8 @@ typedef struct options
 	/// --method: backend (bvh, pointshell) or, hidden, brute (exhaustive: every triangle pair, the
 	/// reference of the tests); --simd, --margin.
 	kl_collision_query_def settings;
+	bool ist;	 ///< --method ist: inner-sphere trees
+	int spheres; ///< --spheres: inner spheres per mesh (0: not given)
 	bool stats;
 	const char* heatmap; ///< output prefix: PREFIX_a.ply, PREFIX_b.ply (NULL: no heatmap)
 	kl_heat_settings heat;
@@ -42,6 +47,8 @@ typedef struct pose_result
 	int points; ///< contacts: points after minimal contact sets
 	float depth; ///< contacts: deepest penetration among them
 	double distance;
+	float volume;	   ///< ist: the intersection volume estimate
+	float lens_volume; ///< ist: Σ lens volume of the overlapping sphere pairs
 	double seconds;
 	kl_collision_counters counters; ///< work of the timed query
 	kl_collision_distance_result closest; ///< --heatmap: found after the timed query
@@ -53,6 +60,8 @@ typedef struct job
 	const options* opt;
 	const kl_pair_model* a;
 	const kl_pair_model* b;
+	const kl_ist_model* ist_a; ///< --method ist
+	const kl_ist_model* ist_b;
 	const kl_pose_file* poses;
 	pose_result* results;
 	int begin;
@@ -63,14 +72,19 @@ typedef struct job
 static void usage(FILE* out)
 {
 	fprintf(out,
-			"usage: kollide-collide A B --poses FILE [--query collide|contacts|distance] [--method bvh|pointshell]\n"
-			"         [--threads T] [--builder bng|longest|median|middle] [--k 6|14|18|26|32|46]\n"
+			"usage: kollide-collide A B --poses FILE [--query collide|contacts|distance|volume]\n"
+			"         [--method bvh|pointshell|ist] [--spheres N] [--threads T]\n"
+			"         [--builder bng|longest|median|middle] [--k 6|14|18|26|32|46]\n"
 			"         [--width 2|4|8|16] [--simd auto|scalar] [--margin M] [--fp16] [--stats]\n"
 			"         [--heatmap PREFIX [--heatmap-value time|bv|tri|density]\n"
 			"          [--heatmap-stat mean|median|min|max|sd|mad] [--heatmap-iqr] [--heatmap-range LO:HI]]\n"
 			"Defaults: the engine's tree (8-ary, k = 26, BNG) with SIMD traversal where the CPU allows (AVX2;\n"
 			"AVX-512 for --width 16). --method pointshell: the point-shell backend on the same poses (the\n"
 			"meshes are built with point shells; the tree options then apply to nothing but the build line).\n"
+			"--method ist: each mesh packed with N inner spheres (--spheres, default 10000) and their tree\n"
+			"(branching 16; --simd scalar for the scalar walk); --query volume prints pose=I volume=V pairs=N\n"
+			"lens_volume=L (V: the solids' intersection volume estimate, L: the sum of lens volumes),\n"
+			"contacts the overlapping sphere pairs and their largest depth; no distance or heatmap.\n"
 			"A, B: OBJ/STL/OFF/PLY files or gen:gear[:teeth], gen:rock[:frequency], gen:screw, gen:nut,\n"
 			"gen:bowl, gen:knot. The pose file holds one pose of B in A's frame per line: a row-major\n"
 			"4x4 matrix (16 numbers); blank lines and # comments are allowed, \"# rel=X\" starts a group.\n"
@@ -149,15 +163,23 @@ static bool parse_option(options* o, const char* name, const char* value)
 			o->query = QUERY_CONTACTS;
 		else if (strcmp(value, "distance") == 0)
 			o->query = QUERY_DISTANCE;
+		else if (strcmp(value, "volume") == 0)
+			o->query = QUERY_VOLUME;
 		else
 			return false;
 	}
 	else if (strcmp(name, "--method") == 0)
 	{
-		if (strcmp(value, "bvh") != 0 && strcmp(value, "pointshell") != 0 && strcmp(value, "brute") != 0)
+		if (strcmp(value, "bvh") != 0 && strcmp(value, "pointshell") != 0 && strcmp(value, "brute") != 0 &&
+			strcmp(value, "ist") != 0)
 			return false;
+		o->ist = strcmp(value, "ist") == 0;
 		o->settings.exhaustive = strcmp(value, "brute") == 0;
 		o->settings.backend = strcmp(value, "pointshell") == 0 ? KL_MESH_BACKEND_POINTSHELL : KL_MESH_BACKEND_BVH;
+	}
+	else if (strcmp(name, "--spheres") == 0)
+	{
+		return kl_pair_parse_int(value, 1, KL_SPHERE_PACK_MAX_SPHERES, &o->spheres);
 	}
 	else if (strcmp(name, "--threads") == 0)
 	{
@@ -263,6 +285,12 @@ static int parse_args(int argc, char** argv, options* o)
 		fprintf(stderr, "kollide-collide: two meshes and --poses FILE are required\n");
 		return 2;
 	}
+	if (o->ist ? (o->query == QUERY_DISTANCE || o->heatmap != NULL) : (o->query == QUERY_VOLUME || o->spheres != 0))
+	{
+		fprintf(stderr, "kollide-collide: --query volume and --spheres need --method ist, which has no distance "
+						"query or heatmap\n");
+		return 2;
+	}
 	if (o->heat_options && o->heatmap == NULL)
 	{
 		fprintf(stderr, "kollide-collide: --heatmap-value, --heatmap-stat, --heatmap-iqr and --heatmap-range need "
@@ -282,8 +310,32 @@ static void query_failed(pose_result* r, int i, kl_result code)
 	}
 }
 
+/// One pose of --method ist.
+static void run_ist_pose(const job* j, int i)
+{
+	kl_collision_pose pose = kl_pair_pose(j->poses->m34 + 12 * (size_t)i);
+	pose_result* r = j->results + i;
+	kl_sphere_traversal traversal =
+		j->opt->settings.scalar_traversal ? KL_SPHERE_TRAVERSE_SCALAR : KL_SPHERE_TRAVERSE_AUTO;
+	kl_sphere_overlap_result o;
+	double start = kl_pair_now();
+	kl_result code = kl_ist_model_query(j->ist_a, j->ist_b, &pose, traversal, &o);
+	r->seconds = kl_pair_now() - start;
+	r->hit = o.pair_count > 0;
+	r->points = o.pair_count;
+	r->depth = o.max_depth;
+	r->volume = o.intersection_volume;
+	r->lens_volume = o.volume;
+	query_failed(r, i, code);
+}
+
 static void run_pose(const job* j, kl_collision_scratch* scratch, int i)
 {
+	if (j->opt->ist)
+	{
+		run_ist_pose(j, i);
+		return;
+	}
 	const kl_collision_model* a = j->a->model;
 	const kl_collision_model* b = j->b->model;
 	const kl_collision_query_def* def = &j->opt->settings;
@@ -311,6 +363,7 @@ static void run_pose(const job* j, kl_collision_scratch* scratch, int i)
 			r->counters = c->counters;
 			break;
 		}
+		case QUERY_VOLUME: break; // --method ist only
 		case QUERY_DISTANCE:
 		{
 			kl_collision_distance_result d;
@@ -354,15 +407,15 @@ static void* run_job(void* arg)
 	return NULL;
 }
 /// Splits the poses into contiguous ranges, one per thread.
-static bool run_all(const options* o, const kl_pair_model* a, const kl_pair_model* b, const kl_pose_file* poses,
-					pose_result* results)
+static bool run_all(const options* o, const kl_pair_model* a, const kl_pair_model* b, const kl_ist_model* ist,
+					const kl_pose_file* poses, pose_result* results)
 {
 	int threads = o->threads < poses->count ? o->threads : poses->count;
 	job jobs[256];
 	pthread_t ids[256];
 	for (int t = 0; t < threads; ++t)
 	{
-		jobs[t] = (job){o, a, b, poses, results, (int)((long)poses->count * t / threads),
+		jobs[t] = (job){o, a, b, ist, ist + 1, poses, results, (int)((long)poses->count * t / threads),
 						(int)((long)poses->count * (t + 1) / threads), NULL};
 	}
 	int started = 0;
@@ -404,6 +457,9 @@ static void print_results(const options* o, const kl_pose_file* poses, const pos
 			printf("pose=%d collide=%d", i, r->hit ? 1 : 0);
 		else if (o->query == QUERY_CONTACTS)
 			printf("pose=%d contacts=%d depth=%.9g", i, r->points, (double)r->depth);
+		else if (o->query == QUERY_VOLUME)
+			printf("pose=%d volume=%.9g pairs=%d lens_volume=%.9g", i, (double)r->volume, r->points,
+				   (double)r->lens_volume);
 		else
 			printf("pose=%d distance=%.9f", i, r->distance);
 		if (o->heatmap != NULL)
@@ -472,6 +528,22 @@ static bool load_model(const char* spec, const options* o, kl_pair_model* m)
 	return true;
 }
 
+/// The inner-sphere tree of a loaded mesh (--method ist); build figures to stderr.
+static bool load_ist(const char* spec, const options* o, const kl_pair_model* m, kl_ist_model* out)
+{
+	char err[512];
+	if (!kl_ist_model_load(m, o->spheres > 0 ? o->spheres : 10000, out, err, sizeof(err)))
+	{
+		fprintf(stderr, "kollide-collide: %s: %s\n", spec, err);
+		return false;
+	}
+	kl_sphere_tree_info info = kl_sphere_tree_get_info(out->tree);
+	fprintf(stderr, "ist %s: spheres=%d coverage=%.4f nodes=%d depth=%d pack_ms=%.3f tree_ms=%.3f\n", spec,
+			out->sphere_count, (double)out->coverage, info.node_count, info.depth, 1e3 * out->pack_seconds,
+			1e3 * out->tree_seconds);
+	return true;
+}
+
 /// The heatmap PLY files from the poses' times, counters and closest triangles.
 static bool write_heatmap(const options* o, const kl_pair_model* a, const kl_pair_model* b, const kl_pose_file* poses,
 						  const pose_result* results, kl_heat_summary* heat)
@@ -520,11 +592,13 @@ int main(int argc, char** argv)
 		return 1;
 	}
 	kl_pair_model a = {0}, b = {0};
+	kl_ist_model ist[2] = {{0}, {0}};
 	pose_result* results = calloc((size_t)poses.count, sizeof(pose_result));
 	rc = 1;
-	if (results != NULL && load_model(o.mesh_a, &o, &a) && load_model(o.mesh_b, &o, &b))
+	if (results != NULL && load_model(o.mesh_a, &o, &a) && load_model(o.mesh_b, &o, &b) &&
+		(!o.ist || (load_ist(o.mesh_a, &o, &a, &ist[0]) && load_ist(o.mesh_b, &o, &b, &ist[1]))))
 	{
-		if (!run_all(&o, &a, &b, &poses, results))
+		if (!run_all(&o, &a, &b, ist, &poses, results))
 		{
 			fprintf(stderr, "kollide-collide: cannot start threads\n");
 		}
@@ -547,6 +621,8 @@ int main(int argc, char** argv)
 		}
 	}
 	free(results);
+	kl_ist_model_free(&ist[0]);
+	kl_ist_model_free(&ist[1]);
 	kl_pair_free(&a);
 	kl_pair_free(&b);
 	kl_pose_file_free(&poses);
