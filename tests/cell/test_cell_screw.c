@@ -1,0 +1,152 @@
+// Kollide tests — the screw cell (apps/cell/demo/screw_cell.json) driven by its PLC program in
+// lock-step: the screw goes into the block at the taught pose; with the block 1.5 mm off, the
+// search pattern finds the hole after blocked tries; 5 mm off, beyond the pattern, the search
+// aborts and the oracle fails the run with the reason; a robot actuator naming a robot the scene
+// lacks is refused with a message.
+// SPDX-License-Identifier: MIT
+#include "cell_test_util.h"
+
+#include "cell.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#define DEMO_DIR KL_CELL_DEMO_DIR
+#define DEMO DEMO_DIR "/screw_cell.json"
+/// The block's and the oracle's region's x in the demo's files (the taught hole).
+#define TAUGHT_X "0.74945,"
+
+/// Copies text to out (size bytes) with every from replaced by to.
+static void replace_all(const char* text, const char* from, const char* to, char* out, size_t size)
+{
+	size_t n = 0, from_length = strlen(from), to_length = strlen(to);
+	while (*text != '\0')
+	{
+		bool match = strncmp(text, from, from_length) == 0;
+		const char* piece = match ? to : text;
+		size_t length = match ? to_length : 1;
+		assert_true(n + length < size);
+		memcpy(out + n, piece, length);
+		n += length;
+		text += match ? from_length : 1;
+	}
+	out[n] = '\0';
+}
+
+static void write_text(const char* path, const char* text)
+{
+	FILE* f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/// Writes the demo's cell and scene under tag with the block (and the oracle's region) moved along
+/// x to x_text, their relative paths made absolute; returns the cell's path (static buffer).
+static const char* moved_cell(const char* tag, const char* x_text)
+{
+	static char cell[512];
+	static char a[1 << 16], b[1 << 16];
+	const char* files[2] = {"screw_scene.json", "screw_cell.json"};
+	for (int i = 0; i < 2; ++i)
+	{
+		char path[512];
+		snprintf(path, sizeof(path), "%s/%s", DEMO_DIR, files[i]);
+		replace_all(cell_read_text(path), TAUGHT_X, x_text, a, sizeof(a));
+		replace_all(a, "\"meshes/", "\"" DEMO_DIR "/meshes/", b, sizeof(b));
+		replace_all(b, "\"../../../assets", "\"" DEMO_DIR "/../../../assets", a, sizeof(a));
+		char scene_name[128];
+		snprintf(scene_name, sizeof(scene_name), "\"screw_scene_%s\"", tag);
+		replace_all(a, "\"screw_scene.json\"", scene_name, b, sizeof(b));
+		snprintf(path, sizeof(path), "%s/%s_%s", KL_TEST_OUT_DIR, i == 0 ? "screw_scene" : "screw_cell", tag);
+		write_text(path, b);
+		snprintf(cell, sizeof(cell), "%s", path);
+	}
+	return cell;
+}
+
+/// Runs the screw PLC against a lock-step server of cell; returns its exit status, its output and
+/// the report under tag.
+static int run_plc(const char* cell, const char* tag)
+{
+	char report[512], out[512];
+	snprintf(report, sizeof(report), "%s/%s.report.json", KL_TEST_OUT_DIR, tag);
+	snprintf(out, sizeof(out), "%s/%s.plc.out", KL_TEST_OUT_DIR, tag);
+	const char* extra[] = {"--lockstep", "--report", report, NULL};
+	cell_process server = cell_start(cell, tag, extra);
+	assert_true(server.port > 0);
+	char port[16];
+	snprintf(port, sizeof(port), "%d", server.port);
+	const char* plc[] = {KL_CELL_SCREW_PLC_EXE, "127.0.0.1", port, "--cycle-ms", "4", "--max-cycles", "20000", NULL};
+	int status = cell_wait(cell_spawn(plc, out));
+	assert_int_equal(cell_stop(server), 0);
+	return status;
+}
+
+static const char* text_of(const char* tag, const char* suffix)
+{
+	char path[512];
+	snprintf(path, sizeof(path), "%s/%s.%s", KL_TEST_OUT_DIR, tag, suffix);
+	return cell_read_text(path);
+}
+
+static void test_taught_pose_passes(void** state)
+{
+	(void)state;
+	assert_int_equal(run_plc(DEMO, "screw_taught"), 0);
+	const char* report = text_of("screw_taught", "report.json");
+	assert_non_null(strstr(report, "\"verdict\":\t\"passed\""));
+	assert_non_null(strstr(report, "monitor screw_in_hole satisfied"));
+	// The part came down the belt past the light barrier first.
+	assert_non_null(strstr(report, "source feeder made feeder#1"));
+	assert_null(strstr(text_of("screw_taught", "plc.out"), "blocked"));
+}
+
+static void test_block_off_within_the_search_passes(void** state)
+{
+	(void)state;
+	assert_int_equal(run_plc(moved_cell("off1_5", "0.75095,"), "screw_off1_5"), 0);
+	assert_non_null(strstr(text_of("screw_off1_5", "report.json"), "\"verdict\":\t\"passed\""));
+	// The taught point is blocked (1.5 mm off with 1 mm of radial clearance): the search found it.
+	assert_non_null(strstr(text_of("screw_off1_5", "plc.out"), "try 1 at (0.0, 0.0) mm blocked"));
+}
+
+static void test_block_off_beyond_the_search_fails(void** state)
+{
+	(void)state;
+	assert_int_equal(run_plc(moved_cell("off5", "0.75445,"), "screw_off5"), 1);
+	assert_non_null(strstr(text_of("screw_off5", "plc.out"), "search aborted after 13 tries"));
+	const char* report = text_of("screw_off5", "report.json");
+	assert_non_null(strstr(report, "\"verdict\":\t\"failed\""));
+	assert_non_null(strstr(report, "the run ended before monitor screw_in_hole happened"));
+}
+
+static void test_unknown_robot_is_refused(void** state)
+{
+	(void)state;
+	static char text[1 << 16];
+	replace_all(cell_read_text(moved_cell("badrobot", TAUGHT_X)), "\"robot\": \"arm\"", "\"robot\": \"nope\"", text,
+				sizeof(text));
+	char path[512];
+	snprintf(path, sizeof(path), "%s/screw_cell_badrobot", KL_TEST_OUT_DIR);
+	write_text(path, text);
+	kl_cell cell;
+	char error[512] = "";
+	assert_false(kl_cell_load(&cell, path, error, sizeof(error)));
+	assert_non_null(strstr(error, "robot \"nope\""));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_taught_pose_passes),
+		cmocka_unit_test(test_block_off_within_the_search_passes),
+		cmocka_unit_test(test_block_off_beyond_the_search_fails),
+		cmocka_unit_test(test_unknown_robot_is_refused),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
