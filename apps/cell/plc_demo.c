@@ -14,15 +14,11 @@
 
 #include <stdio.h>
 
-// The demo cell's register map (push_cell.json).
+// The demo cell's register map (push_cell.json) beyond the part feed of plc_link.h.
 enum
 {
-	COIL_BELT = 0,
-	COIL_FEEDER = 1,
-	DI_BARRIER = 0,
 	DI_IN_FIXTURE = 1,
-	HR_BELT_SPEED = 16, ///< mm/s
-	HR_PUSHER = 17,		///< mm
+	HR_PUSHER = 17, ///< mm
 	IR_STROKE = 16, ///< mm
 };
 
@@ -76,18 +72,19 @@ static int run_sequence(plc* p)
 	switch (p->phase)
 	{
 		case FEED:
-			ok = modbus_write_register(p->ctx, HR_BELT_SPEED, BELT_SPEED_MM_S) == 1 &&
-				 modbus_write_bit(p->ctx, COIL_FEEDER, 1) == 1 && modbus_write_bit(p->ctx, COIL_BELT, 1) == 1;
+			ok = plc_feed_start(p->ctx, BELT_SPEED_MM_S);
 			next(p, CONVEY);
 			break;
 		case CONVEY:
-			ok = p->phase_cycles != 1 || modbus_write_bit(p->ctx, COIL_FEEDER, 0) == 1;
-			if (ok && p->inputs[DI_BARRIER])
+		{
+			bool arrived = false;
+			ok = plc_feed_convey(p->ctx, p->phase_cycles, p->inputs[PLC_DI_BARRIER], &arrived);
+			if (arrived)
 			{
-				ok = modbus_write_bit(p->ctx, COIL_BELT, 0) == 1;
 				next(p, SETTLE);
 			}
 			break;
+		}
 		case SETTLE:
 			if (p->phase_cycles * p->link.cycle_ms >= SETTLE_MS)
 			{

@@ -144,3 +144,24 @@ void plc_link_close(plc_link* p, const char* name, const char* what)
 	modbus_close(p->ctx);
 	modbus_free(p->ctx);
 }
+
+bool plc_feed_start(modbus_t* ctx, int speed_mm_s)
+{
+	return modbus_write_register(ctx, PLC_HR_BELT_SPEED, speed_mm_s) == 1 &&
+		   modbus_write_bit(ctx, PLC_COIL_FEEDER, 1) == 1 && modbus_write_bit(ctx, PLC_COIL_BELT, 1) == 1;
+}
+
+bool plc_feed_convey(modbus_t* ctx, int cycle, bool barrier, bool* arrived)
+{
+	*arrived = false;
+	if (cycle == 1 && modbus_write_bit(ctx, PLC_COIL_FEEDER, 0) != 1)
+	{
+		return false;
+	}
+	if (barrier)
+	{
+		*arrived = true;
+		return modbus_write_bit(ctx, PLC_COIL_BELT, 0) == 1;
+	}
+	return true;
+}

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <modbus.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 enum
@@ -43,6 +44,22 @@ int plc_end_cycle(plc_link* p);
 int plc_verdict(const plc_link* p);
 /// Prints the result line (what, steps, wall and simulated time, round trips) and disconnects.
 void plc_link_close(plc_link* p, const char* name, const char* what);
+/// The part feed both demo cells share: coil 0 the belt, coil 1 the feeder (a source), discrete
+/// input 0 the light barrier at the belt's end, holding register 16 the belt speed (mm/s).
+enum
+{
+	PLC_COIL_BELT = 0,
+	PLC_COIL_FEEDER = 1,
+	PLC_DI_BARRIER = 0,
+	PLC_HR_BELT_SPEED = 16,
+};
+/// Sets the belt speed, makes a part and starts the belt; false on a Modbus error.
+bool plc_feed_start(modbus_t* ctx, int speed_mm_s);
+/// One cycle of conveying, cycle counting from 0 after plc_feed_start: drops the feeder's coil on
+/// cycle 1 (its rising edge made the part); once barrier is set, stops the belt and sets *arrived.
+/// False on a Modbus error.
+bool plc_feed_convey(modbus_t* ctx, int cycle, bool barrier, bool* arrived);
+
 /// Reports a Modbus error; returns 3.
 int plc_fail(const char* name, const char* what);
 double plc_seconds(void);

@@ -18,16 +18,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-// The screw cell's register map (screw_cell.json).
+// The screw cell's register map (screw_cell.json) beyond the part feed of plc_link.h.
 enum
 {
-	COIL_BELT = 0,
-	COIL_FEEDER = 1,
-	DI_BARRIER = 0,
 	DI_BLOCKED = 1,
-	HR_BELT_SPEED = 16, ///< mm/s
-	HR_TOOL_X = 20,		///< the tool's offset from its taught pose, world axes, 0.1 mm
-	IR_DISPLACEMENT = 16,
+	HR_TOOL_X = 20, ///< the tool's offset from its taught pose, world axes, 0.1 mm
 };
 
 #define BELT_SPEED_MM_S 300
@@ -152,18 +147,19 @@ static int run_sequence(plc* p)
 	switch (p->phase)
 	{
 		case FEED:
-			ok = modbus_write_register(p->ctx, HR_BELT_SPEED, BELT_SPEED_MM_S) == 1 &&
-				 modbus_write_bit(p->ctx, COIL_FEEDER, 1) == 1 && modbus_write_bit(p->ctx, COIL_BELT, 1) == 1;
+			ok = plc_feed_start(p->ctx, BELT_SPEED_MM_S);
 			next(p, CONVEY);
 			break;
 		case CONVEY:
-			ok = p->phase_cycles != 1 || modbus_write_bit(p->ctx, COIL_FEEDER, 0) == 1;
-			if (ok && p->inputs[DI_BARRIER])
+		{
+			bool arrived = false;
+			ok = plc_feed_convey(p->ctx, p->phase_cycles, p->inputs[PLC_DI_BARRIER], &arrived);
+			if (arrived)
 			{
-				ok = modbus_write_bit(p->ctx, COIL_BELT, 0) == 1;
 				start_try(p);
 			}
 			break;
+		}
 		case MOVE:
 			if (move_toward(p, above, MOVE_MM_S))
 			{
