@@ -29,7 +29,6 @@ enum
 typedef enum phase
 {
 	FEED,
-	CONVEY,
 	SETTLE,
 	PUSH,
 	RETRACT,
@@ -42,6 +41,7 @@ typedef struct plc
 	modbus_t* ctx;
 	uint8_t inputs[3];
 	uint16_t stroke;
+	plc_feed feed;
 	phase phase;
 	int phase_cycles; ///< cycles spent in the current phase
 } plc;
@@ -72,14 +72,10 @@ static int run_sequence(plc* p)
 	switch (p->phase)
 	{
 		case FEED:
-			ok = plc_feed_start(p->ctx, BELT_SPEED_MM_S);
-			next(p, CONVEY);
-			break;
-		case CONVEY:
 		{
-			bool arrived = false;
-			ok = plc_feed_convey(p->ctx, p->phase_cycles, p->inputs[PLC_DI_BARRIER], &arrived);
-			if (arrived)
+			int arrived = plc_feed_cycle(&p->feed, p->ctx, BELT_SPEED_MM_S, p->inputs[PLC_DI_BARRIER]);
+			ok = arrived >= 0;
+			if (arrived == 1)
 			{
 				next(p, SETTLE);
 			}

@@ -145,23 +145,22 @@ void plc_link_close(plc_link* p, const char* name, const char* what)
 	modbus_free(p->ctx);
 }
 
-bool plc_feed_start(modbus_t* ctx, int speed_mm_s)
+int plc_feed_cycle(plc_feed* feed, modbus_t* ctx, int speed_mm_s, bool barrier)
 {
-	return modbus_write_register(ctx, PLC_HR_BELT_SPEED, speed_mm_s) == 1 &&
-		   modbus_write_bit(ctx, PLC_COIL_FEEDER, 1) == 1 && modbus_write_bit(ctx, PLC_COIL_BELT, 1) == 1;
-}
-
-bool plc_feed_convey(modbus_t* ctx, int cycle, bool barrier, bool* arrived)
-{
-	*arrived = false;
-	if (cycle == 1 && modbus_write_bit(ctx, PLC_COIL_FEEDER, 0) != 1)
+	int cycle = feed->cycle++;
+	if (cycle == 0)
 	{
-		return false;
+		bool ok = modbus_write_register(ctx, PLC_HR_BELT_SPEED, speed_mm_s) == 1 &&
+				  modbus_write_bit(ctx, PLC_COIL_FEEDER, 1) == 1 && modbus_write_bit(ctx, PLC_COIL_BELT, 1) == 1;
+		return ok ? 0 : -1;
 	}
-	if (barrier)
+	if (cycle == 2 && modbus_write_bit(ctx, PLC_COIL_FEEDER, 0) != 1)
 	{
-		*arrived = true;
-		return modbus_write_bit(ctx, PLC_COIL_BELT, 0) == 1;
+		return -1;
 	}
-	return true;
+	if (!barrier)
+	{
+		return 0;
+	}
+	return modbus_write_bit(ctx, PLC_COIL_BELT, 0) == 1 ? 1 : -1;
 }

@@ -53,12 +53,15 @@ enum
 	PLC_DI_BARRIER = 0,
 	PLC_HR_BELT_SPEED = 16,
 };
-/// Sets the belt speed, makes a part and starts the belt; false on a Modbus error.
-bool plc_feed_start(modbus_t* ctx, int speed_mm_s);
-/// One cycle of conveying, cycle counting from 0 after plc_feed_start: drops the feeder's coil on
-/// cycle 1 (its rising edge made the part); once barrier is set, stops the belt and sets *arrived.
-/// False on a Modbus error.
-bool plc_feed_convey(modbus_t* ctx, int cycle, bool barrier, bool* arrived);
+/// The feed's progress: call plc_feed once a cycle from zero-initialised state.
+typedef struct plc_feed
+{
+	int cycle;
+} plc_feed;
+/// One cycle of the feed: on the first it sets the belt speed, makes a part and starts the belt; on
+/// the second it drops the feeder's coil (its rising edge made the part); once barrier is set it
+/// stops the belt. Returns 1 when the part has arrived, 0 while it travels, -1 on a Modbus error.
+int plc_feed_cycle(plc_feed* feed, modbus_t* ctx, int speed_mm_s, bool barrier);
 
 /// Reports a Modbus error; returns 3.
 int plc_fail(const char* name, const char* what);

@@ -38,7 +38,6 @@ enum
 typedef enum phase
 {
 	FEED,
-	CONVEY,
 	MOVE,
 	DESCEND,
 	RETRACT,
@@ -51,6 +50,7 @@ typedef struct plc
 	plc_link link;
 	modbus_t* ctx;
 	uint8_t inputs[2];
+	plc_feed feed;
 	phase phase;
 	int phase_cycles;
 	double tool[3]; ///< the commanded offset, mm
@@ -147,14 +147,10 @@ static int run_sequence(plc* p)
 	switch (p->phase)
 	{
 		case FEED:
-			ok = plc_feed_start(p->ctx, BELT_SPEED_MM_S);
-			next(p, CONVEY);
-			break;
-		case CONVEY:
 		{
-			bool arrived = false;
-			ok = plc_feed_convey(p->ctx, p->phase_cycles, p->inputs[PLC_DI_BARRIER], &arrived);
-			if (arrived)
+			int arrived = plc_feed_cycle(&p->feed, p->ctx, BELT_SPEED_MM_S, p->inputs[PLC_DI_BARRIER]);
+			ok = arrived >= 0;
+			if (arrived == 1)
 			{
 				start_try(p);
 			}
