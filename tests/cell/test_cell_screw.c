@@ -1,8 +1,8 @@
 // Kollide tests — the screw cell (apps/cell/demo/screw_cell.json) driven by its PLC program in
 // lock-step: the screw goes into the block at the taught pose; with the block 1.5 mm off, the
 // search pattern finds the hole after blocked tries; 5 mm off, beyond the pattern, the search
-// aborts and the oracle fails the run with the reason; a robot actuator naming a robot the scene
-// lacks is refused with a message.
+// aborts and the oracle fails the run with the reason; the passing run's I/O log replays to its
+// state hash; a robot actuator naming a robot the scene lacks is refused with a message.
 // SPDX-License-Identifier: MIT
 #include "cell_test_util.h"
 
@@ -69,14 +69,15 @@ static const char* moved_cell(const char* tag, const char* x_text)
 	return cell;
 }
 
-/// Runs the screw PLC against a lock-step server of cell; returns its exit status, its output and
-/// the report under tag.
+/// Runs the screw PLC against a lock-step server of cell; returns its exit status, its output, the
+/// report and the I/O log under tag.
 static int run_plc(const char* cell, const char* tag)
 {
-	char report[512], out[512];
+	char report[512], out[512], log[512];
 	snprintf(report, sizeof(report), "%s/%s.report.json", KL_TEST_OUT_DIR, tag);
 	snprintf(out, sizeof(out), "%s/%s.plc.out", KL_TEST_OUT_DIR, tag);
-	const char* extra[] = {"--lockstep", "--report", report, NULL};
+	snprintf(log, sizeof(log), "%s/%s.io.log", KL_TEST_OUT_DIR, tag);
+	const char* extra[] = {"--lockstep", "--report", report, "--io-log", log, NULL};
 	cell_process server = cell_start(cell, tag, extra);
 	assert_true(server.port > 0);
 	char port[16];
@@ -94,6 +95,16 @@ static const char* text_of(const char* tag, const char* suffix)
 	return cell_read_text(path);
 }
 
+/// The state hash in text after "prefix0x".
+static unsigned hash_after(const char* text, const char* prefix)
+{
+	const char* at = strstr(text, prefix);
+	unsigned hash = 0;
+	assert_non_null(at);
+	assert_int_equal(sscanf(at + strlen(prefix), "0x%x", &hash), 1);
+	return hash;
+}
+
 static void test_taught_pose_passes(void** state)
 {
 	(void)state;
@@ -104,6 +115,11 @@ static void test_taught_pose_passes(void** state)
 	// The part came down the belt past the light barrier first.
 	assert_non_null(strstr(report, "source feeder made feeder#1"));
 	assert_null(strstr(text_of("screw_taught", "plc.out"), "blocked"));
+	// The run's I/O log replays to the same state: the robot's inverse kinematics is deterministic.
+	unsigned live = hash_after(text_of("screw_taught", "report.json"), "\"hash\":\t\"");
+	const char* argv[] = {KL_CELL_EXE, DEMO, "--replay", KL_TEST_OUT_DIR "/screw_taught.io.log", NULL};
+	assert_int_equal(cell_wait(cell_spawn(argv, KL_TEST_OUT_DIR "/screw_replay.out")), 0);
+	assert_int_equal(hash_after(cell_read_text(KL_TEST_OUT_DIR "/screw_replay.out"), "hash "), live);
 }
 
 static void test_block_off_within_the_search_passes(void** state)
