@@ -127,7 +127,8 @@ typedef struct kl_cell_actuator
 	double* positions;		   ///< robot: joint positions, one per model joint
 	kl_transform* poses;	   ///< robot: link poses (root frame), one per model link
 	kl_transform taught;	   ///< robot: the Cartesian link's pose at the scene's joint positions
-	bool unreachable;		   ///< robot: the last Cartesian target was not reached
+	bool unreachable;		   ///< robot: the last Cartesian target was not reached (logged once)
+	bool refused;			   ///< robot: the last positions were refused (logged once)
 } kl_cell_actuator;
 
 typedef enum kl_cell_monitor_type

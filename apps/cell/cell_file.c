@@ -200,6 +200,7 @@ static bool read_actuator_kind(kl_cell_json* j, kl_cell* cell, const cJSON* o, k
 				   kl_cell_json_float(j, o, "density", false, &a->density) &&
 				   kl_cell_json_check(j, a->density > 0.0f && a->density < 1e5f, "density must be in (0, 1e5)");
 		case KL_CELL_SINK: return kl_cell_json_pose(j, o, &a->box_pose) && kl_cell_json_extents(j, o, &a->half_extents);
+		case KL_CELL_ROBOT: break; // read_robot
 	}
 	return false;
 }

@@ -281,12 +281,17 @@ void kl_cell_apply_robot(kl_cell* cell, kl_cell_actuator* a, bool on)
 		kl_cell_add_event(cell, "robot %s: the Cartesian target is out of reach", a->name);
 	}
 	a->unreachable = !reached;
-	if (kl_robot_set_joint_positions(a->robot, a->positions, cell->dt) != KL_OK)
+	bool refused = kl_robot_set_joint_positions(a->robot, a->positions, cell->dt) != KL_OK;
+	if (refused && !a->refused)
 	{
 		kl_cell_add_event(cell, "robot %s: %s", a->name, kl_last_error());
+	}
+	if (refused)
+	{
 		// Back to the positions the robot is at, so that the next target starts from them.
 		kl_robot_get_joint_positions(a->robot, a->positions);
 	}
+	a->refused = refused;
 }
 
 void kl_cell_robot_free(kl_cell_actuator* a)

@@ -2,12 +2,14 @@
 // lock-step: the screw goes into the block at the taught pose; with the block 1.5 mm off, the
 // search pattern finds the hole after blocked tries; 5 mm off, beyond the pattern, the search
 // aborts and the oracle fails the run with the reason; the passing run's I/O log replays to its
-// state hash; a robot actuator naming a robot the scene lacks is refused with a message.
+// state hash; a robot actuator naming a robot the scene lacks is refused with a message, and
+// joint registers beyond the limits or an unreachable Cartesian offset are reported and held.
 // SPDX-License-Identifier: MIT
 #include "cell_test_util.h"
 
 #include "cell.h"
 
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -156,6 +158,56 @@ static void test_unknown_robot_is_refused(void** state)
 	assert_non_null(strstr(error, "robot \"nope\""));
 }
 
+/// Out-of-limit joint registers and an unreachable Cartesian offset: each reported once as an event,
+/// the robot held where it was, nothing non-finite; valid registers then move it again.
+static void test_robot_refuses_bad_targets(void** state)
+{
+	(void)state;
+	moved_cell("bad_targets", TAUGHT_X); // the scene with absolute paths: screw_scene_bad_targets
+	static const char* const modes[2] = {"", "\"link\": \"tool0\", "};
+	for (int mode = 0; mode < 2; ++mode)
+	{
+		char text[2048], path[512];
+		snprintf(text, sizeof(text),
+				 "{\"scene\": \"screw_scene_bad_targets\", \"step_ms\": 4, \"actuators\": [{\"name\": \"arm\", "
+				 "\"type\": \"robot\", \"robot\": \"arm\", %s\"urdf\": \"%s/../../../assets/robots/kollide_arm/"
+				 "kollide_arm.urdf\", \"package_paths\": [\"%s/../../../assets/robots\"], \"holding_register\": "
+				 "{\"address\": 20, \"scale\": 0.0001}}]}",
+				 modes[mode], DEMO_DIR, DEMO_DIR);
+		snprintf(path, sizeof(path), "%s/robot_cell_%d.json", KL_TEST_OUT_DIR, mode);
+		write_text(path, text);
+		kl_cell cell;
+		char error[512] = "";
+		bool loaded = kl_cell_load(&cell, path, error, sizeof(error));
+		if (!loaded)
+		{
+			print_error("%s\n", error);
+		}
+		assert_true(loaded);
+		kl_body_id flange = kl_world_find_body(cell.world, "arm/flange");
+		vec3s before = kl_body_get_position(flange);
+		uint16_t* hr = cell.map->tab_registers + 20;
+		// Joint mode: joint_2 (register 1) to 3 rad, beyond its ±2 limit; Cartesian: 3 m along x.
+		hr[mode == 0 ? 1 : 0] = 30000;
+		for (int i = 0; i < 10; ++i)
+		{
+			kl_cell_step(&cell);
+		}
+		assert_int_equal(cell.event_count, 1);
+		assert_non_null(strstr(cell.events[0].text, mode == 0 ? "robot arm:" : "out of reach"));
+		vec3s after = kl_body_get_position(flange);
+		assert_true(isfinite(after.x) && isfinite(after.y) && isfinite(after.z));
+		if (mode == 0)
+		{
+			assert_true(glms_vec3_distance(before, after) < 1e-5f); // refused: held
+			hr[1] = kl_cell_encode(cell.actuators[0].holding_register, 0.3f);
+			kl_cell_step(&cell);
+			assert_true(glms_vec3_distance(before, kl_body_get_position(flange)) > 0.01f);
+		}
+		kl_cell_free(&cell);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -163,6 +215,7 @@ int main(void)
 		cmocka_unit_test(test_block_off_within_the_search_passes),
 		cmocka_unit_test(test_block_off_beyond_the_search_fails),
 		cmocka_unit_test(test_unknown_robot_is_refused),
+		cmocka_unit_test(test_robot_refuses_bad_targets),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
