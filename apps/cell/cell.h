@@ -120,15 +120,15 @@ typedef struct kl_cell_actuator
 	bool applied; ///< the outputs below were applied once
 	bool applied_on;
 	float applied_value;
-	kl_urdf_model* model;	   ///< robot: its own parse of the URDF (kl_robot_bind needs one)
-	kl_robot* robot;		   ///< robot
-	int link;				   ///< robot: the Cartesian link; -1 joint registers
-	int register_count;		   ///< robot: consecutive holding registers from holding_register
-	double* positions;		   ///< robot: joint positions, one per model joint
-	kl_transform* poses;	   ///< robot: link poses (root frame), one per model link
-	kl_transform taught;	   ///< robot: the Cartesian link's pose at the scene's joint positions
-	bool unreachable;		   ///< robot: the last Cartesian target was not reached (logged once)
-	bool refused;			   ///< robot: the last positions were refused (logged once)
+	kl_urdf_model* model; ///< robot: its own parse of the URDF (kl_robot_bind needs one)
+	kl_robot* robot;	  ///< robot
+	int link;			  ///< robot: the Cartesian link; -1 joint registers
+	int register_count;	  ///< robot: consecutive holding registers from holding_register
+	double* positions;	  ///< robot: joint positions, one per model joint
+	kl_transform* poses;  ///< robot: link poses (root frame), one per model link
+	kl_transform taught;  ///< robot: the Cartesian link's pose at the scene's joint positions
+	bool unreachable;	  ///< robot: the last Cartesian target was not reached (logged once)
+	bool refused;		  ///< robot: the last positions were refused (logged once)
 } kl_cell_actuator;
 
 typedef enum kl_cell_monitor_type

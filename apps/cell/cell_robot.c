@@ -124,8 +124,7 @@ static void jacobian_column(const kl_urdf_joint* joint, kl_transform child, vec3
 
 /// Moves positions toward the joint positions that put link at target (root frame), within the
 /// joints' limits. True when it got there within the tolerance.
-static bool solve_ik(const kl_urdf_model* model, int link, kl_transform target, double* positions,
-					 kl_transform* poses)
+static bool solve_ik(const kl_urdf_model* model, int link, kl_transform target, double* positions, kl_transform* poses)
 {
 	int chain[KL_CELL_IK_MAX_CHAIN];
 	int n = chain_of(model, link, chain);

@@ -50,8 +50,7 @@ static const char* const k_name = "kollide-cell-plc";
 
 static int read_inputs(plc* p)
 {
-	if (modbus_read_input_bits(p->ctx, 0, 3, p->inputs) != 3 ||
-		plc_read_system(&p->link) != PLC_SYSTEM_REGISTERS ||
+	if (modbus_read_input_bits(p->ctx, 0, 3, p->inputs) != 3 || plc_read_system(&p->link) != PLC_SYSTEM_REGISTERS ||
 		modbus_read_input_registers(p->ctx, IR_STROKE, 1, &p->stroke) != 1)
 	{
 		return plc_fail(k_name, "reading the inputs");

@@ -171,8 +171,7 @@ static int run_sequence(plc* p)
 			}
 			else if (move_toward(p, home, DESCEND_MM_S))
 			{
-				printf("%s: try %d at (%.1f, %.1f) mm: the screw is in\n", k_name, p->attempt + 1, point[0],
-					   point[1]);
+				printf("%s: try %d at (%.1f, %.1f) mm: the screw is in\n", k_name, p->attempt + 1, point[0], point[1]);
 				next(p, INSERTED);
 			}
 			ok = write_tool(p) == 0;

@@ -303,11 +303,11 @@ kl_viewer_app* kl_viewer_app_create(const kl_viewer_options* options, char* erro
 		kl_viewer_app_destroy(app);
 		return NULL;
 	}
-	app->source = options->scene_file != NULL ? KL_VIEWER_SOURCE_FILE
+	app->source = options->scene_file != NULL  ? KL_VIEWER_SOURCE_FILE
 				  : options->cell_file != NULL ? KL_VIEWER_SOURCE_CELL
-				  : options->bench_boxes > 0  ? KL_VIEWER_SOURCE_BENCH
-				  : options->ply_count > 0	  ? KL_VIEWER_SOURCE_PLY
-											  : KL_VIEWER_SOURCE_SCENE;
+				  : options->bench_boxes > 0   ? KL_VIEWER_SOURCE_BENCH
+				  : options->ply_count > 0	   ? KL_VIEWER_SOURCE_PLY
+											   : KL_VIEWER_SOURCE_SCENE;
 	if (!kl_viewer_ply_load(app, error, error_capacity))
 	{
 		kl_viewer_app_destroy(app);

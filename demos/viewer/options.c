@@ -60,10 +60,8 @@ typedef struct string_flag
 } string_flag;
 
 static const string_flag string_flags[] = {
-	{"--scene", offsetof(kl_viewer_options, scene_name)},
-	{"--scene-file", offsetof(kl_viewer_options, scene_file)},
-	{"--cell", offsetof(kl_viewer_options, cell_file)},
-	{"--screenshot", offsetof(kl_viewer_options, screenshot)},
+	{"--scene", offsetof(kl_viewer_options, scene_name)},  {"--scene-file", offsetof(kl_viewer_options, scene_file)},
+	{"--cell", offsetof(kl_viewer_options, cell_file)},	   {"--screenshot", offsetof(kl_viewer_options, screenshot)},
 	{"--record", offsetof(kl_viewer_options, record_dir)},
 };
 

@@ -93,7 +93,8 @@ static void test_ur5_follows_streamed_joints(void** state)
 	double positions[64] = {0};
 	for (int r = 0; r < n; ++r)
 	{
-		positions[index[r]] = kl_cell_decode(a->holding_register, kl_cell_encode(a->holding_register, (float)k_taught[r]));
+		positions[index[r]] =
+			kl_cell_decode(a->holding_register, kl_cell_encode(a->holding_register, (float)k_taught[r]));
 	}
 	kl_transform poses[64];
 	assert_true(a->model->link_count <= 64);
