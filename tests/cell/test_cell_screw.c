@@ -208,12 +208,35 @@ static void test_robot_refuses_bad_targets(void** state)
 	}
 }
 
+/// The oracle's monitors name bodies the cell has (a misspelt forbidden contact would never fire).
+static void test_monitors_name_bodies(void** state)
+{
+	(void)state;
+	kl_cell cell;
+	char error[512] = "";
+	assert_true(kl_cell_load(&cell, DEMO, error, sizeof(error)));
+	int forbidden = 0;
+	for (int i = 0; i < cell.monitor_count; ++i)
+	{
+		const kl_cell_monitor* m = &cell.monitors[i];
+		assert_true(KL_IS_NON_NULL(kl_world_find_body(cell.world, m->body)));
+		if (m->type == KL_CELL_MONITOR_FORBIDDEN)
+		{
+			assert_true(KL_IS_NON_NULL(kl_world_find_body(cell.world, m->other)));
+			++forbidden;
+		}
+	}
+	assert_int_equal(forbidden, 3);
+	kl_cell_free(&cell);
+}
+
 /// Two groups, two ctest entries (each within the sanitizer builds' time per test): the taught run
 /// and the refusals by default, the two searches with the argument "search".
 int main(int argc, char** argv)
 {
 	const struct CMUnitTest taught[] = {
 		cmocka_unit_test(test_taught_pose_passes),
+		cmocka_unit_test(test_monitors_name_bodies),
 		cmocka_unit_test(test_unknown_robot_is_refused),
 		cmocka_unit_test(test_robot_refuses_bad_targets),
 	};
