@@ -30,8 +30,8 @@ enum
 /// its top), and home (the tip 30 mm down the bore).
 #define APPROACH_Z (-17.0)
 #define HOME_Z (-50.0)
-#define DESCEND_MM_S 25.0
-#define MOVE_MM_S 50.0
+#define DESCEND_MM_S 40.0
+#define MOVE_MM_S 80.0
 #define GRID_MM 1.0
 #define MAX_POINTS 1024
 
