@@ -22,6 +22,16 @@ if(TARGET kollide_viewer_app)
               -P ${CMAKE_CURRENT_SOURCE_DIR}/viewer/check_viewer_ply.cmake)
     list(APPEND KL_VIEWER_PLY_TESTS viewer_ply_cli)
   endif()
+  # --cell: a robot cell's overlays and signal panel (where the cell library is built).
+  if(TARGET kollide_cell)
+    add_executable(test_viewer_cell ${CMAKE_CURRENT_SOURCE_DIR}/viewer/test_viewer_cell.c)
+    target_include_directories(test_viewer_cell PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
+    target_link_libraries(test_viewer_cell PRIVATE kollide_viewer_app kollide_options PkgConfig::CMOCKA m)
+    target_compile_definitions(test_viewer_cell PRIVATE KL_TEST_OUT_DIR="${CMAKE_CURRENT_BINARY_DIR}"
+      KL_CELL_DEMO_DIR="${PROJECT_SOURCE_DIR}/apps/cell/demo")
+    add_test(NAME test_viewer_cell COMMAND test_viewer_cell)
+    list(APPEND KL_VIEWER_PLY_TESTS test_viewer_cell)
+  endif()
   add_test(NAME viewer_cli
     COMMAND ${CMAKE_COMMAND} -DVIEWER=$<TARGET_FILE:kollide-viewer> -DOUT=${CMAKE_CURRENT_BINARY_DIR}
             -P ${CMAKE_CURRENT_SOURCE_DIR}/viewer/check_viewer_cli.cmake)

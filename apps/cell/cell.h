@@ -7,6 +7,7 @@
 
 #include <kollide/io.h>
 #include <kollide/kollide.h>
+#include <kollide/urdf.h>
 
 #include <modbus.h>
 #include <stdbool.h>
@@ -91,6 +92,7 @@ typedef enum kl_cell_actuator_type
 	KL_CELL_SUCTION,	 ///< coil on: welds the first movable body the cup touches; off: lets go
 	KL_CELL_SOURCE,		 ///< coil rising edge: creates a part
 	KL_CELL_SINK,		 ///< removes movable bodies whose centre enters a box
+	KL_CELL_ROBOT,		 ///< a URDF robot driven kinematically: joint or Cartesian registers
 } kl_cell_actuator_type;
 
 typedef struct kl_cell_actuator
@@ -118,6 +120,15 @@ typedef struct kl_cell_actuator
 	bool applied; ///< the outputs below were applied once
 	bool applied_on;
 	float applied_value;
+	kl_urdf_model* model; ///< robot: its own parse of the URDF (kl_robot_bind needs one)
+	kl_robot* robot;	  ///< robot
+	int link;			  ///< robot: the Cartesian link; -1 joint registers
+	int register_count;	  ///< robot: consecutive holding registers from holding_register
+	double* positions;	  ///< robot: joint positions, one per model joint
+	kl_transform* poses;  ///< robot: link poses (root frame), one per model link
+	kl_transform taught;  ///< robot: the Cartesian link's pose at the scene's joint positions
+	bool unreachable;	  ///< robot: the last Cartesian target was not reached (logged once)
+	bool refused;		  ///< robot: the last positions were refused (logged once)
 } kl_cell_actuator;
 
 typedef enum kl_cell_monitor_type
@@ -214,6 +225,18 @@ void kl_cell_read_sensors(kl_cell* cell);
 void kl_cell_apply_actuators(kl_cell* cell);
 /// Sinks remove their parts after the step.
 void kl_cell_run_sinks(kl_cell* cell);
+
+// The robot actuator (cell_robot.c).
+/// Loads the URDF and binds the scene's robot of that name; link (or "") names the Cartesian link.
+/// False with a message in error.
+bool kl_cell_robot_bind(kl_cell_actuator* a, kl_world_id world, const char* robot, const char* urdf,
+						const char* const* package_paths, int package_path_count, const char* link, char* error,
+						int size);
+/// Writes the robot's registers for its scene pose (joint positions, or a zero offset), so that a
+/// PLC reads where the robot is and the first step does not move it.
+void kl_cell_robot_write_initial_registers(kl_cell* cell, const kl_cell_actuator* a);
+void kl_cell_apply_robot(kl_cell* cell, kl_cell_actuator* a, bool on);
+void kl_cell_robot_free(kl_cell_actuator* a);
 
 // The test oracle (cell_oracle.c).
 void kl_cell_run_oracle(kl_cell* cell);

@@ -179,6 +179,7 @@ void kl_cell_apply_actuators(kl_cell* cell)
 				break;
 			case KL_CELL_SOURCE: apply_source(cell, a, on); break;
 			case KL_CELL_SINK: break;
+			case KL_CELL_ROBOT: kl_cell_apply_robot(cell, a, on); break;
 		}
 		if (a->discrete_input >= 0)
 		{

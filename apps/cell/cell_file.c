@@ -103,6 +103,58 @@ static bool read_joint(kl_cell_json* j, kl_world_id world, const char* name, kl_
 	return KL_IS_NON_NULL(*joint) || kl_cell_json_fail(j, "no joint named \"%s\" in the scene", name);
 }
 
+/// Most package directories a robot actuator names.
+#define KL_CELL_MAX_PACKAGE_PATHS 8
+
+/// Robot: "robot" (the scene's robot name), "urdf" and "package_paths" (relative to the cell
+/// file), "link" (Cartesian mode), and one register per moving joint or three for the offset.
+static bool read_robot(kl_cell_json* j, kl_cell* cell, const cJSON* o, const char* dir, address_book* book,
+					   kl_cell_actuator* a)
+{
+	char robot[KL_CELL_NAME_SIZE], link[KL_CELL_NAME_SIZE] = "", urdf[512], error[512];
+	char packages[KL_CELL_MAX_PACKAGE_PATHS][512];
+	const char* package_paths[KL_CELL_MAX_PACKAGE_PATHS];
+	int package_count = 0;
+	if (!kl_cell_json_name(j, o, "robot", true, robot) || !kl_cell_json_name(j, o, "link", false, link) ||
+		!kl_cell_json_path(j, o, "urdf", dir, urdf, sizeof(urdf)) ||
+		!kl_cell_json_check(j, a->holding_register.address >= 0, "a robot needs its first holding_register"))
+	{
+		return false;
+	}
+	const cJSON* paths = cJSON_GetObjectItemCaseSensitive(o, "package_paths");
+	if (paths != NULL && (!cJSON_IsArray(paths) || cJSON_GetArraySize(paths) > KL_CELL_MAX_PACKAGE_PATHS))
+	{
+		return kl_cell_json_fail(j, "package_paths must be an array of at most %d directories",
+								 KL_CELL_MAX_PACKAGE_PATHS);
+	}
+	const cJSON* item;
+	cJSON_ArrayForEach(item, paths)
+	{
+		cJSON* holder = cJSON_CreateObject();
+		bool ok = holder != NULL && cJSON_AddItemReferenceToObject(holder, "package_paths", (cJSON*)item) &&
+				  kl_cell_json_path(j, holder, "package_paths", dir, packages[package_count], 512);
+		cJSON_Delete(holder);
+		if (!ok)
+		{
+			return false;
+		}
+		package_paths[package_count] = packages[package_count];
+		++package_count;
+	}
+	if (!kl_cell_robot_bind(a, cell->world, robot, urdf, package_paths, package_count, link, error, sizeof(error)))
+	{
+		return kl_cell_json_fail(j, "%s", error);
+	}
+	for (int r = 1; r < a->register_count; ++r)
+	{
+		if (!claim(j, book, KL_CELL_HOLDING, a->holding_register.address + r))
+		{
+			return false;
+		}
+	}
+	return true;
+}
+
 static bool read_actuator_kind(kl_cell_json* j, kl_cell* cell, const cJSON* o, kl_cell_actuator* a)
 {
 	char name[KL_CELL_NAME_SIZE];
@@ -148,25 +200,33 @@ static bool read_actuator_kind(kl_cell_json* j, kl_cell* cell, const cJSON* o, k
 				   kl_cell_json_float(j, o, "density", false, &a->density) &&
 				   kl_cell_json_check(j, a->density > 0.0f && a->density < 1e5f, "density must be in (0, 1e5)");
 		case KL_CELL_SINK: return kl_cell_json_pose(j, o, &a->box_pose) && kl_cell_json_extents(j, o, &a->half_extents);
+		case KL_CELL_ROBOT: break; // read_robot
 	}
 	return false;
 }
 
-static bool read_actuator(kl_cell_json* j, kl_cell* cell, const cJSON* o, address_book* book, kl_cell_actuator* a)
+static bool read_actuator(kl_cell_json* j, kl_cell* cell, const cJSON* o, const char* dir, address_book* book,
+						  kl_cell_actuator* a)
 {
-	static const char* const types[] = {"conveyor", "joint_motor", "gripper", "suction", "source", "sink"};
+	static const char* const types[] = {"conveyor", "joint_motor", "gripper", "suction", "source", "sink", "robot"};
 	int type = 0;
 	a->direction = kl_vec3(1.0f, 0.0f, 0.0f);
 	a->max_force = 1000.0f;
 	a->box_pose = kl_transform_identity();
 	a->half_extents = kl_vec3(0.05f, 0.05f, 0.05f);
-	bool ok = kl_cell_json_name(j, o, "name", true, a->name) && kl_cell_json_enum(j, o, "type", types, 6, &type);
+	bool ok = kl_cell_json_name(j, o, "name", true, a->name) && kl_cell_json_enum(j, o, "type", types, 7, &type);
 	a->type = (kl_cell_actuator_type)type;
-	return ok && read_bit(j, o, "coil", book, KL_CELL_COIL, &a->coil) &&
-		   read_register(j, o, "holding_register", book, KL_CELL_HOLDING, &a->holding_register) &&
-		   read_bit(j, o, "discrete_input", book, KL_CELL_DISCRETE_INPUT, &a->discrete_input) &&
-		   read_register(j, o, "input_register", book, KL_CELL_INPUT, &a->input_register) &&
-		   read_actuator_kind(j, cell, o, a);
+	a->link = -1;
+	ok = ok && read_bit(j, o, "coil", book, KL_CELL_COIL, &a->coil) &&
+		 read_register(j, o, "holding_register", book, KL_CELL_HOLDING, &a->holding_register) &&
+		 read_bit(j, o, "discrete_input", book, KL_CELL_DISCRETE_INPUT, &a->discrete_input) &&
+		 read_register(j, o, "input_register", book, KL_CELL_INPUT, &a->input_register);
+	if (ok && a->type == KL_CELL_ROBOT && !read_robot(j, cell, o, dir, book, a))
+	{
+		kl_cell_robot_free(a); // not counted among the actuators yet
+		return false;
+	}
+	return ok && (a->type == KL_CELL_ROBOT || read_actuator_kind(j, cell, o, a));
 }
 
 static bool read_window(kl_cell_json* j, const cJSON* o, kl_cell_monitor* m)
@@ -244,6 +304,7 @@ typedef struct reader
 	kl_cell_json* j;
 	kl_cell* cell;
 	address_book* book;
+	const char* dir; ///< the cell file's directory
 } reader;
 
 typedef bool item_reader(reader* r, const cJSON* object, void* item);
@@ -255,7 +316,7 @@ static bool sensor_item(reader* r, const cJSON* o, void* item)
 
 static bool actuator_item(reader* r, const cJSON* o, void* item)
 {
-	return read_actuator(r->j, r->cell, o, r->book, item);
+	return read_actuator(r->j, r->cell, o, r->dir, r->book, item);
 }
 
 static bool monitor_item(reader* r, const cJSON* o, void* item)
@@ -356,7 +417,7 @@ static bool read_cell(kl_cell_json* j, kl_cell* cell, const cJSON* root, const c
 	{
 		return kl_cell_json_fail(j, "scene %s: %s", scene, kl_last_error());
 	}
-	reader r = {j, cell, calloc(1, sizeof(address_book))};
+	reader r = {j, cell, calloc(1, sizeof(address_book)), dir};
 	bool ok = (r.book != NULL || kl_cell_json_fail(j, "out of memory")) &&
 			  read_array(&r, root, "sensors", sizeof(kl_cell_sensor), sensor_item, (void**)&cell->sensors,
 						 &cell->sensor_count) &&
@@ -393,6 +454,13 @@ bool kl_cell_load(kl_cell* cell, const char* path, char* error, int size)
 		cell->sensors[i].zero = cell->sensors[i].type == KL_CELL_DISPLACEMENT ? cell->sensors[i].value : 0.0f;
 	}
 	kl_cell_read_sensors(cell);
+	for (int i = 0; i < cell->actuator_count; ++i)
+	{
+		if (cell->actuators[i].type == KL_CELL_ROBOT)
+		{
+			kl_cell_robot_write_initial_registers(cell, &cell->actuators[i]);
+		}
+	}
 	kl_cell_write_system_block(cell);
 	return true;
 }
@@ -408,6 +476,10 @@ void kl_cell_free(kl_cell* cell)
 		modbus_mapping_free(cell->map);
 	}
 	free(cell->sensors);
+	for (int i = 0; cell->actuators != NULL && i < cell->actuator_count; ++i)
+	{
+		kl_cell_robot_free(&cell->actuators[i]);
+	}
 	free(cell->actuators);
 	free(cell->monitors);
 	free(cell->events);

@@ -10,25 +10,15 @@
 // against it, and the mean and largest round trip of its system-block reads.
 // Exit status: 0 the cell passed, 1 it failed, 2 no verdict in --max-cycles, 3 a Modbus error.
 // SPDX-License-Identifier: MIT
-#include <errno.h>
-#include <modbus.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
+#include "plc_link.h"
 
-// The demo cell's register map (push_cell.json).
+#include <stdio.h>
+
+// The demo cell's register map (push_cell.json) beyond the part feed of plc_link.h.
 enum
 {
-	COIL_BELT = 0,
-	COIL_FEEDER = 1,
-	DI_BARRIER = 0,
 	DI_IN_FIXTURE = 1,
-	HR_CYCLE_MS = 0,
-	HR_BELT_SPEED = 16, ///< mm/s
-	HR_PUSHER = 17,		///< mm
-	IR_STATE = 2,
-	IR_CYCLE_ACK = 3,
+	HR_PUSHER = 17, ///< mm
 	IR_STROKE = 16, ///< mm
 };
 
@@ -39,7 +29,6 @@ enum
 typedef enum phase
 {
 	FEED,
-	CONVEY,
 	SETTLE,
 	PUSH,
 	RETRACT,
@@ -48,83 +37,23 @@ typedef enum phase
 
 typedef struct plc
 {
+	plc_link link;
 	modbus_t* ctx;
-	int cycle_ms;
-	int realtime;
-	uint16_t counter;
 	uint8_t inputs[3];
-	uint16_t system[9]; ///< input registers 0-8: the system block through the step length
 	uint16_t stroke;
+	plc_feed feed;
 	phase phase;
-	int phase_cycles;	 ///< cycles spent in the current phase
-	double read_seconds; ///< in system-block reads, and their count and slowest
-	double read_max;
-	long reads;
+	int phase_cycles; ///< cycles spent in the current phase
 } plc;
 
-static double seconds(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-/// Reads input registers 0-8, timing the round trip.
-static int read_system(plc* p)
-{
-	double start = seconds();
-	int n = modbus_read_input_registers(p->ctx, 0, 9, p->system);
-	double took = seconds() - start;
-	p->read_seconds += took;
-	p->read_max = took > p->read_max ? took : p->read_max;
-	++p->reads;
-	return n;
-}
-
-static int fail(const char* what)
-{
-	fprintf(stderr, "kollide-cell-plc: %s: %s\n", what, modbus_strerror(errno));
-	return 3;
-}
-
-static void sleep_ms(int ms)
-{
-	struct timespec t = {ms / 1000, (long)(ms % 1000) * 1000000L};
-	nanosleep(&t, NULL);
-}
-
-/// The end of a cycle: in lock-step, request the cycle and wait for its acknowledge.
-static int end_cycle(plc* p)
-{
-	if (p->realtime)
-	{
-		sleep_ms(p->cycle_ms);
-		return 0;
-	}
-	uint16_t request[2] = {(uint16_t)p->cycle_ms, ++p->counter};
-	if (modbus_write_registers(p->ctx, HR_CYCLE_MS, 2, request) != 2)
-	{
-		return fail("cycle request");
-	}
-	for (;;)
-	{
-		if (read_system(p) != 9)
-		{
-			return fail("cycle acknowledge");
-		}
-		if (p->system[IR_CYCLE_ACK] == p->counter)
-		{
-			return 0;
-		}
-	}
-}
+static const char* const k_name = "kollide-cell-plc";
 
 static int read_inputs(plc* p)
 {
-	if (modbus_read_input_bits(p->ctx, 0, 3, p->inputs) != 3 || read_system(p) != 9 ||
+	if (modbus_read_input_bits(p->ctx, 0, 3, p->inputs) != 3 || plc_read_system(&p->link) != PLC_SYSTEM_REGISTERS ||
 		modbus_read_input_registers(p->ctx, IR_STROKE, 1, &p->stroke) != 1)
 	{
-		return fail("reading the inputs");
+		return plc_fail(k_name, "reading the inputs");
 	}
 	return 0;
 }
@@ -142,20 +71,17 @@ static int run_sequence(plc* p)
 	switch (p->phase)
 	{
 		case FEED:
-			ok = modbus_write_register(p->ctx, HR_BELT_SPEED, BELT_SPEED_MM_S) == 1 &&
-				 modbus_write_bit(p->ctx, COIL_FEEDER, 1) == 1 && modbus_write_bit(p->ctx, COIL_BELT, 1) == 1;
-			next(p, CONVEY);
-			break;
-		case CONVEY:
-			ok = p->phase_cycles != 1 || modbus_write_bit(p->ctx, COIL_FEEDER, 0) == 1;
-			if (ok && p->inputs[DI_BARRIER])
+		{
+			int arrived = plc_feed_cycle(&p->feed, p->ctx, BELT_SPEED_MM_S, p->inputs[PLC_DI_BARRIER]);
+			ok = arrived >= 0;
+			if (arrived == 1)
 			{
-				ok = modbus_write_bit(p->ctx, COIL_BELT, 0) == 1;
 				next(p, SETTLE);
 			}
 			break;
+		}
 		case SETTLE:
-			if (p->phase_cycles * p->cycle_ms >= SETTLE_MS)
+			if (p->phase_cycles * p->link.cycle_ms >= SETTLE_MS)
 			{
 				ok = modbus_write_register(p->ctx, HR_PUSHER, PUSH_MM) == 1;
 				next(p, PUSH);
@@ -163,7 +89,7 @@ static int run_sequence(plc* p)
 			break;
 		case PUSH:
 			// Pushed home, or stopped short and stuck (the stroke no longer grows) for half a second.
-			if ((int16_t)p->stroke >= PUSH_MM - 10 || p->phase_cycles * p->cycle_ms >= 3000)
+			if ((int16_t)p->stroke >= PUSH_MM - 10 || p->phase_cycles * p->link.cycle_ms >= 3000)
 			{
 				ok = modbus_write_register(p->ctx, HR_PUSHER, 0) == 1;
 				next(p, RETRACT);
@@ -183,73 +109,37 @@ static int run_sequence(plc* p)
 
 int main(int argc, char** argv)
 {
+	plc p = {.phase = FEED};
+	int status = plc_link_open(&p.link, argc, argv, k_name, NULL);
 	if (argc < 3)
 	{
 		fprintf(stderr, "usage: kollide-cell-plc HOST PORT [--cycle-ms N] [--realtime] [--max-cycles N]\n");
-		return 3;
 	}
-	plc p = {.cycle_ms = 4};
-	long max_cycles = 5000;
-	for (int i = 3; i < argc; ++i)
+	if (status != 0)
 	{
-		if (strcmp(argv[i], "--realtime") == 0)
-		{
-			p.realtime = 1;
-		}
-		else if (strcmp(argv[i], "--cycle-ms") == 0 && i + 1 < argc)
-		{
-			p.cycle_ms = atoi(argv[++i]);
-		}
-		else if (strcmp(argv[i], "--max-cycles") == 0 && i + 1 < argc)
-		{
-			max_cycles = atol(argv[++i]);
-		}
+		return status;
 	}
-	if (p.cycle_ms < 1 || p.cycle_ms > 1000)
-	{
-		fprintf(stderr, "kollide-cell-plc: --cycle-ms must be in [1, 1000]\n");
-		return 3;
-	}
-	p.ctx = modbus_new_tcp(argv[1], atoi(argv[2]));
-	if (p.ctx == NULL || modbus_connect(p.ctx) != 0)
-	{
-		return fail("connecting");
-	}
-	if (modbus_read_input_registers(p.ctx, 0, 8, p.system) != 8)
-	{
-		return fail("reading the system block");
-	}
-	p.counter = p.system[IR_CYCLE_ACK];
-	uint32_t first_step = ((uint32_t)p.system[0] << 16) | p.system[1];
-	double start = seconds();
-	int status = 2;
-	for (long cycle = 0; cycle < max_cycles; ++cycle)
+	p.ctx = p.link.ctx;
+	status = 2;
+	for (long cycle = 0; cycle < p.link.max_cycles; ++cycle)
 	{
 		if (read_inputs(&p) != 0)
 		{
 			status = 3;
 			break;
 		}
-		if (p.system[IR_STATE] == 2 || p.system[IR_STATE] == 3)
+		if (plc_verdict(&p.link) >= 0)
 		{
-			status = p.system[IR_STATE] == 2 ? 0 : 1;
+			status = plc_verdict(&p.link);
 			break;
 		}
-		if (run_sequence(&p) != 0 || end_cycle(&p) != 0)
+		if (run_sequence(&p) != 0 || plc_end_cycle(&p.link) != 0)
 		{
-			status = fail("writing the outputs");
+			status = plc_fail(k_name, "writing the outputs");
 			break;
 		}
 	}
-	double wall = seconds() - start;
-	uint32_t steps = ((uint32_t)p.system[0] << 16) | p.system[1];
-	double simulated = 1e-6 * (double)(steps - first_step) * p.system[8]; // IR 8: the step in µs
-	printf("kollide-cell-plc: %s after %u steps; %.3f s wall, %.3f s simulated (%.1fx real time); "
-		   "%ld system-block reads, round trip mean %.1f us, max %.1f us\n",
-		   status == 0 ? "passed" : (status == 1 ? "failed" : (status == 2 ? "no verdict" : "error")), steps, wall,
-		   simulated, wall > 0.0 ? simulated / wall : 0.0, p.reads,
-		   p.reads > 0 ? 1e6 * p.read_seconds / (double)p.reads : 0.0, 1e6 * p.read_max);
-	modbus_close(p.ctx);
-	modbus_free(p.ctx);
+	static const char* const what[] = {"passed", "failed", "no verdict", "error"};
+	plc_link_close(&p.link, k_name, what[status]);
 	return status;
 }

@@ -3,6 +3,7 @@
 // depend on how fast the machine is.
 // SPDX-License-Identifier: MIT
 #include "app.h"
+#include "cell_view.h"
 
 #include "hud.h"
 #include "input.h"
@@ -55,6 +56,7 @@ static int find_scene_index(const char* name)
 static void stop_world(kl_viewer_app* app)
 {
 	kl_viewer_pick_forget(app);
+	kl_viewer_cell_stop(app);
 	if (app->run.scene != NULL)
 	{
 		kl_scene_stop(&app->run);
@@ -88,6 +90,10 @@ static bool start_world(kl_viewer_app* app)
 		def.worker_count = threads;
 		app->run.world = kl_create_world(&def);
 		return kl_world_is_valid(app->run.world);
+	}
+	if (app->source == KL_VIEWER_SOURCE_CELL)
+	{
+		return kl_viewer_cell_start(app);
 	}
 	if (app->source == KL_VIEWER_SOURCE_FILE)
 	{
@@ -208,6 +214,10 @@ bool kl_viewer_app_reset(kl_viewer_app* app)
 
 const char* kl_viewer_app_scene_name(const kl_viewer_app* app)
 {
+	if (app->source == KL_VIEWER_SOURCE_CELL)
+	{
+		return app->options.cell_file;
+	}
 	if (app->source == KL_VIEWER_SOURCE_FILE)
 	{
 		return app->options.scene_file;
@@ -293,10 +303,11 @@ kl_viewer_app* kl_viewer_app_create(const kl_viewer_options* options, char* erro
 		kl_viewer_app_destroy(app);
 		return NULL;
 	}
-	app->source = options->scene_file != NULL ? KL_VIEWER_SOURCE_FILE
-				  : options->bench_boxes > 0  ? KL_VIEWER_SOURCE_BENCH
-				  : options->ply_count > 0	  ? KL_VIEWER_SOURCE_PLY
-											  : KL_VIEWER_SOURCE_SCENE;
+	app->source = options->scene_file != NULL  ? KL_VIEWER_SOURCE_FILE
+				  : options->cell_file != NULL ? KL_VIEWER_SOURCE_CELL
+				  : options->bench_boxes > 0   ? KL_VIEWER_SOURCE_BENCH
+				  : options->ply_count > 0	   ? KL_VIEWER_SOURCE_PLY
+											   : KL_VIEWER_SOURCE_SCENE;
 	if (!kl_viewer_ply_load(app, error, error_capacity))
 	{
 		kl_viewer_app_destroy(app);
@@ -337,9 +348,14 @@ void kl_viewer_app_destroy(kl_viewer_app* app)
 	free(app);
 }
 
-/// One fixed step, running the scene's kinematic drivers first.
+/// One fixed step, running the scene's kinematic drivers first (a cell: its actuators, sensors and
+/// oracle around the step).
 static bool step_once(kl_viewer_app* app)
 {
+	if (app->cell != NULL)
+	{
+		return kl_viewer_cell_step(app);
+	}
 	kl_result r = app->run.scene != NULL ? kl_scene_step(&app->run, app->timestep.dt, app->timestep.substeps)
 										 : kl_world_step(app->run.world, app->timestep.dt, app->timestep.substeps);
 	return r == KL_OK;
@@ -349,7 +365,7 @@ static bool step_once(kl_viewer_app* app)
 /// hook per step, so they run the same accumulator here; the others use the engine's helper.
 static int advance_fixed(kl_viewer_app* app, double seconds)
 {
-	if (app->run.scene == NULL || app->run.scene->before_step == NULL)
+	if (app->cell == NULL && (app->run.scene == NULL || app->run.scene->before_step == NULL))
 	{
 		return kl_fixed_timestep_advance(app->run.world, &app->timestep, seconds);
 	}
@@ -423,6 +439,11 @@ void kl_viewer_app_render(kl_viewer_app* app)
 	}
 	kl_renderer_draw_world(app->renderer, app->run.world, &app->layers);
 	kl_viewer_ply_draw(app);
+	if (app->cell != NULL)
+	{
+		kl_debug_draw draw = kl_renderer_debug_draw(app->renderer, &app->layers);
+		kl_viewer_cell_draw(app, &draw);
+	}
 	if (app->pick.active)
 	{
 		kl_debug_draw draw = kl_renderer_debug_draw(app->renderer, &app->layers);

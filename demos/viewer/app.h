@@ -33,6 +33,7 @@ typedef enum kl_viewer_source
 	KL_VIEWER_SOURCE_FILE,
 	KL_VIEWER_SOURCE_BENCH, ///< --bench-boxes N: the box_layers scene at N boxes
 	KL_VIEWER_SOURCE_PLY,	///< --ply files over an empty world
+	KL_VIEWER_SOURCE_CELL,	///< --cell: a robot cell (cell_view.c)
 } kl_viewer_source;
 
 /// Frame-time samples (ms) for medians.
@@ -71,6 +72,7 @@ typedef struct kl_viewer_app
 	float scene_radius;
 	kl_viewer_ply plies[KL_VIEWER_MAX_PLY]; ///< source PLY
 	int ply_count;
+	struct kl_cell* cell; ///< source CELL: owns run.world
 
 	// View.
 	kl_camera camera;

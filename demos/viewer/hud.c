@@ -4,6 +4,7 @@
 // mouse hit tests use the same rectangles as the drawing.
 // SPDX-License-Identifier: MIT
 #include "hud.h"
+#include "cell_view.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -215,6 +216,7 @@ void kl_viewer_hud_draw(kl_viewer_app* app)
 	if (app->show_hud)
 	{
 		draw_panel(app);
+		kl_viewer_cell_panel(app);
 		if (app->show_help)
 		{
 			draw_help(app);

@@ -60,9 +60,8 @@ typedef struct string_flag
 } string_flag;
 
 static const string_flag string_flags[] = {
-	{"--scene", offsetof(kl_viewer_options, scene_name)},
-	{"--scene-file", offsetof(kl_viewer_options, scene_file)},
-	{"--screenshot", offsetof(kl_viewer_options, screenshot)},
+	{"--scene", offsetof(kl_viewer_options, scene_name)},  {"--scene-file", offsetof(kl_viewer_options, scene_file)},
+	{"--cell", offsetof(kl_viewer_options, cell_file)},	   {"--screenshot", offsetof(kl_viewer_options, screenshot)},
 	{"--record", offsetof(kl_viewer_options, record_dir)},
 };
 
@@ -155,10 +154,12 @@ bool kl_viewer_parse_args(int argc, char** argv, kl_viewer_options* options, cha
 			return false;
 		}
 	}
-	int sources = (o.scene_name != NULL) + (o.scene_file != NULL) + (o.bench_boxes > 0) + (o.ply_count > 0);
+	int sources = (o.scene_name != NULL) + (o.scene_file != NULL) + (o.bench_boxes > 0) + (o.ply_count > 0) +
+				  (o.cell_file != NULL);
 	if (sources > 1)
 	{
-		snprintf(error, (size_t)error_capacity, "--scene, --scene-file, --bench-boxes and --ply exclude each other");
+		snprintf(error, (size_t)error_capacity,
+				 "--scene, --scene-file, --cell, --bench-boxes and --ply exclude each other");
 		return false;
 	}
 	if (o.scene_name != NULL && kl_scene_find(o.scene_name) == NULL)
@@ -173,10 +174,13 @@ bool kl_viewer_parse_args(int argc, char** argv, kl_viewer_options* options, cha
 
 void kl_viewer_print_usage(FILE* out)
 {
-	fprintf(out, "usage: kollide-viewer [--scene NAME] [--scene-file F.json] [--frames N] [--screenshot FILE.png]\n"
+	fprintf(out, "usage: kollide-viewer [--scene NAME] [--scene-file F.json] [--cell CELL.json] [--frames N]\n"
+				 "                      [--screenshot FILE.png]\n"
 				 "                      [--record DIR] [--list] [--width W --height H] [--threads T]\n"
 				 "                      [--paused] [--no-hud] [--stats] [--bench-boxes N] [--ply F.ply ...]\n"
 				 "  --list          print the scene names with their descriptions\n"
+				 "  --cell F.json   a robot cell (kollide-cell's file) stepped in the viewer: sensor rays,\n"
+				 "                  trigger volumes and oracle regions drawn, signal values in a panel\n"
 				 "  --frames N      exit after N frames; each advances a fixed 1/60 s (deterministic output)\n"
 				 "  --screenshot F  write the last frame as PNG\n"
 				 "  --record DIR    write DIR/frame_000000.png ... for every frame\n"

@@ -15,6 +15,7 @@ typedef struct kl_viewer_options
 {
 	const char* scene_name; ///< a registered scene (NULL: the default one)
 	const char* scene_file; ///< a JSON scene file instead
+	const char* cell_file;	///< --cell: a robot cell file (apps/cell), its sensors and signals shown
 	int frames;				///< > 0: exit after that many frames, each advancing a fixed 1/60 s
 	const char* screenshot; ///< PNG of the last frame
 	const char* record_dir; ///< DIR/frame_000000.png … one per frame

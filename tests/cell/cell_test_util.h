@@ -101,3 +101,30 @@ static const char* cell_read_text(const char* path)
 	}
 	return text;
 }
+
+/// Runs a PLC program (argv: the program and its options after HOST PORT, NULL-terminated) against
+/// a lock-step server of cell that writes TAG.report.json and TAG.io.log; the PLC's stdout goes to
+/// out (NULL: inherited). Returns the PLC's exit status, or -1 when the server did not start or
+/// did not stop cleanly.
+static int cell_run_plc(const char* cell, const char* tag, const char* const* plc, const char* out)
+{
+	char report[512], log[512], port[16];
+	snprintf(report, sizeof(report), "%s/%s.report.json", KL_TEST_OUT_DIR, tag);
+	snprintf(log, sizeof(log), "%s/%s.io.log", KL_TEST_OUT_DIR, tag);
+	const char* extra[] = {"--lockstep", "--report", report, "--io-log", log, NULL};
+	cell_process server = cell_start(cell, tag, extra);
+	if (server.port <= 0)
+	{
+		return -1;
+	}
+	snprintf(port, sizeof(port), "%d", server.port);
+	const char* argv[24] = {plc[0], "127.0.0.1", port};
+	int n = 3;
+	for (int i = 1; plc[i] != NULL && n < 23; ++i)
+	{
+		argv[n++] = plc[i];
+	}
+	argv[n] = NULL;
+	int status = cell_wait(cell_spawn(argv, out));
+	return cell_stop(server) == 0 ? status : -1;
+}

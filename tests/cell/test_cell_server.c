@@ -128,17 +128,9 @@ static void test_malformed_frames(void** state)
 /// the report and I/O log under tag.
 static int run_plc(const char* cell, const char* tag)
 {
-	char report[512], log[512];
-	snprintf(report, sizeof(report), "%s/%s.report.json", KL_TEST_OUT_DIR, tag);
-	snprintf(log, sizeof(log), "%s/%s.io.log", KL_TEST_OUT_DIR, tag);
-	const char* extra[] = {"--lockstep", "--report", report, "--io-log", log, NULL};
-	cell_process server = cell_start(cell, tag, extra);
-	assert_true(server.port > 0);
-	char port[16];
-	snprintf(port, sizeof(port), "%d", server.port);
-	const char* plc[] = {KL_CELL_PLC_EXE, "127.0.0.1", port, "--cycle-ms", "4", NULL};
-	int status = cell_wait(cell_spawn(plc, NULL));
-	assert_int_equal(cell_stop(server), 0);
+	const char* plc[] = {KL_CELL_PLC_EXE, "--cycle-ms", "4", NULL};
+	int status = cell_run_plc(cell, tag, plc, NULL);
+	assert_true(status >= 0);
 	return status;
 }
 
