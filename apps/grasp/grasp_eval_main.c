@@ -8,9 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+/// Frames at the end of each sequence that hold the grasp (the generator's last frames).
+#define KG_HOLD_FRAMES 6
+
 static void usage(void)
 {
-	fprintf(stderr, "usage: kollide-grasp-eval [--seed S] [--count N] [--verbose] [--write-dir DIR]\n"
+	fprintf(stderr, "usage: kollide-grasp-eval [--seed S] [--count N] [--verbose] [--features] [--write-dir DIR]\n"
 					"  N labelled sequences per grasp type (default 30), generated from seed S (default 1)\n");
 }
 
@@ -47,7 +50,7 @@ int main(int argc, char** argv)
 	uint64_t seed = 1;
 	long count = 30;
 	const char* write_dir = NULL;
-	bool verbose = false;
+	bool verbose = false, features = false;
 	for (int i = 1; i < argc; ++i)
 	{
 		char* end = NULL;
@@ -59,6 +62,8 @@ int main(int argc, char** argv)
 			if (count < 1 || count > 100000)
 				end = argv[i];
 		}
+		else if (strcmp(argv[i], "--features") == 0)
+			features = true;
 		else if (strcmp(argv[i], "--verbose") == 0)
 			verbose = true;
 		else if (strcmp(argv[i], "--write-dir") == 0 && i + 1 < argc)
@@ -82,6 +87,7 @@ int main(int argc, char** argv)
 	}
 	int* types = calloc(KG_TYPE_COUNT * (KG_TYPE_COUNT + 1), sizeof(int));
 	int* cats = calloc(KG_CATEGORY_COUNT * (KG_CATEGORY_COUNT + 1), sizeof(int));
+	double touch_rate[KG_TYPE_COUNT][KG_FINGER_COUNT + 2] = {{0}};
 	long right_types = 0, right_cats = 0, total = 0;
 	kg_rng rng = {seed};
 	for (int t = 1; t <= KG_TYPE_COUNT; ++t)
@@ -105,14 +111,38 @@ int main(int argc, char** argv)
 				fprintf(stderr, "kollide-grasp-eval: %s\n", kg_error());
 				return 1;
 			}
-			const kg_frame* last = &rec.frames[rec.frame_count - 1];
-			kg_frame_result r;
-			kg_session_classify(&s, &last->wrist, last->angles, &r);
+			// The sequence's label: the type classified most often over the frames that hold the grasp.
+			int votes[KG_TYPE_COUNT + 1] = {0}, best = -1;
+			kg_frame_result r, vote_r;
+			for (int k = rec.frame_count - KG_HOLD_FRAMES; k < rec.frame_count; ++k)
+			{
+				kg_session_classify(&s, &rec.frames[k].wrist, rec.frames[k].angles, &r);
+				int v = r.grasp.type != NULL ? r.grasp.type->number - 1 : KG_TYPE_COUNT;
+				if (++votes[v] >= (best >= 0 ? votes[best] : 0))
+				{
+					best = v;
+					vote_r = r;
+				}
+			}
+			r = vote_r;
 			const kg_grasp_type* truth = kg_grasp_type_get(t);
 			int got = r.grasp.type != NULL ? r.grasp.type->number - 1 : KG_TYPE_COUNT;
 			int got_cat = r.grasp.type != NULL ? r.grasp.category : KG_CATEGORY_COUNT;
 			types[(t - 1) * (KG_TYPE_COUNT + 1) + got]++;
 			cats[truth->category * (KG_CATEGORY_COUNT + 1) + got_cat]++;
+			for (int f = 0; f <= KG_FINGER_COUNT; ++f)
+				touch_rate[t - 1][f] += r.features.touching[f] / (double)count;
+			touch_rate[t - 1][KG_FINGER_COUNT + 1] += 1000.0 * r.features.aperture / (double)count;
+			if (features)
+			{
+				const kg_features* f = &r.features;
+				printf("features %d %d%d%d%d%d%d abd %d ip %d shape %d%d%d%d%d side %d%d%d%d%d phal %d%d%d%d%d ap %.1f\n", t,
+					   f->touching[0], f->touching[1], f->touching[2], f->touching[3], f->touching[4], f->touching[5],
+					   f->thumb_abducted, f->thumb_ip_bent, f->shape[0], f->shape[1], f->shape[2], f->shape[3],
+					   f->shape[4], f->side[0], f->side[1], f->side[2], f->side[3], f->side[4],
+					   f->phalanges_touching[0], f->phalanges_touching[1], f->phalanges_touching[2],
+					   f->phalanges_touching[3], f->phalanges_touching[4], 1000.0 * f->aperture);
+			}
 			if (verbose && got != t - 1)
 				print_miss(t, &r);
 			right_types += got == t - 1;
@@ -121,6 +151,11 @@ int main(int argc, char** argv)
 			kg_session_destroy(&s);
 			kg_recording_free(&rec);
 		}
+	if (verbose)
+		for (int t = 0; t < KG_TYPE_COUNT; ++t)
+			printf("type %2d touching T %.2f I %.2f M %.2f R %.2f P %.2f palm %.2f aperture %.1f mm\n", t + 1,
+				   touch_rate[t][0], touch_rate[t][1], touch_rate[t][2], touch_rate[t][3], touch_rate[t][4],
+				   touch_rate[t][5], touch_rate[t][6]);
 	print_matrix("grasp types", types, KG_TYPE_COUNT);
 	print_matrix("categories", cats, KG_CATEGORY_COUNT);
 	printf("sequences=%ld seed=%llu\n", total, (unsigned long long)seed);

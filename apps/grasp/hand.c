@@ -38,11 +38,11 @@ static const float finger_length[KG_FINGER_COUNT] = {0.54f, 0.46f, 0.50f, 0.47f,
 static const float bone_fraction[KG_FINGER_COUNT][3] = {
 	{0.44f, 0.31f, 0.25f}, {0.46f, 0.30f, 0.24f}, {0.46f, 0.30f, 0.24f}, {0.46f, 0.30f, 0.24f}, {0.46f, 0.30f, 0.24f}};
 static const float finger_radius[KG_FINGER_COUNT] = {0.055f, 0.047f, 0.048f, 0.046f, 0.041f};
-static const float lateral_offset[KG_FINGER_COUNT] = {0.35f, 0.375f, 0.125f, -0.125f, -0.375f};
+static const float lateral_offset[KG_FINGER_COUNT] = {0.5f, 0.375f, 0.125f, -0.125f, -0.375f};
 static const float base_x[KG_FINGER_COUNT] = {0.15f, 0.97f, 1.0f, 0.97f, 0.90f};
 
 // The thumb's rest direction in the palm plane: this far from the hand's long axis, toward its side.
-#define KG_THUMB_SPLAY_DEG 35.0f
+#define KG_THUMB_SPLAY_DEG 45.0f
 
 static const float limits[KG_ANGLE_COUNT][2] = {
 	{-20, 60},	{-10, 70},	{-20, 85},	// thumb CMC, MCP, IP
@@ -88,7 +88,8 @@ static kl_sphere* bone_spheres(float length, float r, int* count)
 static kl_sphere* palm_spheres(const kg_hand* h, int* count)
 {
 	float r = 0.5f * h->palm_thickness;
-	int nx = (int)ceilf(h->palm_length / r), ny = (int)ceilf((h->palm_width - 2.0f * r) / r) + 1;
+	// Spaced half a radius apart, so the palm's surface dips less than a millimetre between spheres.
+	int nx = (int)ceilf(2.0f * h->palm_length / r), ny = (int)ceilf(2.0f * (h->palm_width - 2.0f * r) / r) + 1;
 	kl_sphere* s = malloc(sizeof(kl_sphere) * (size_t)(nx * ny));
 	if (s == NULL)
 		return NULL;
@@ -164,7 +165,10 @@ static void flexion_plane(int finger, float abduction_deg, vec3s* d, vec3s* f)
 	float a = radians(abduction_deg), b = radians(KG_THUMB_SPLAY_DEG);
 	vec3s out = kl_vec3(0.0f, cosf(a), sinf(a)); // the thumb's side, lifted toward the palm side
 	*d = glms_vec3_add(glms_vec3_scale(kl_vec3(1.0f, 0.0f, 0.0f), cosf(b)), glms_vec3_scale(out, sinf(b)));
-	*f = kl_vec3(0.0f, -sinf(a), cosf(a));
+	// The thumb flexes across the palm (toward the little finger) whatever its abduction: in the palm
+	// plane when adducted, over the palm toward the fingertips when opposed.
+	vec3s across = kl_vec3(0.0f, -1.0f, 0.0f);
+	*f = glms_vec3_normalize(glms_vec3_sub(across, glms_vec3_scale(*d, glms_vec3_dot(across, *d))));
 }
 
 void kg_hand_pose_parts(const kg_hand* hand, const float angles[KG_ANGLE_COUNT], kl_transform parts[KG_PART_COUNT])
