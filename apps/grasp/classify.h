@@ -35,6 +35,7 @@ typedef struct kg_features
 	bool thumb_ip_bent;
 	float aperture; ///< thumb pad to index pad, metres (surface to surface)
 	float fingers_wrapping; ///< fraction of index…pinky touching with two or more phalanges
+	float curl;				///< mean over index…pinky of the three flexion angles' sum, degrees
 } kg_features;
 
 kg_features kg_compute_features(const kg_hand* hand, const float angles[KG_ANGLE_COUNT],

@@ -34,6 +34,7 @@ typedef struct kg_rule
 	signed char wrap;					   ///< 1: most fingers touch with ≥ 2 phalanges
 	signed char index_full;				   ///< 1: the index touches with ≥ 2 phalanges
 	float aperture_lo, aperture_hi;
+	float curl_lo, curl_hi; ///< degrees (0, 0: any): the fingers wrap a smaller object tighter
 } kg_rule;
 
 #define S KG_STRAIGHT
@@ -44,40 +45,40 @@ typedef struct kg_rule
 
 // clang-format off
 static const kg_rule rules[] = {
-	//  T  I  M  R  P  palm    abd  ip   index others side    wrap full  aperture mm
-	{1,  {1, 1, 1, 1, 1, ANY},  1,   0, ANY, B,   ANY,     1, ANY,   0,  30},
-	{2,  {ANY, 1, 1, 1, 1, 1},  1,   1, ANY, C,   ANY,   ANY, ANY,   0,   0},
-	{3,  {1, 1, 1, 1, 1, ANY},  1,   0, ANY, C,   ANY,     1, ANY,   0,  30},
-	{4,  {1, 1, 1, 1, 1, 1},    0,   0, C,   C,   ANY,   ANY, ANY,   0,   0},
-	{5,  {1, 1, 1, 1, 1, 1},    0,   1, C,   C,   ANY,   ANY, ANY,   0,   0},
-	{6,  {1, 1, 1, 1, ANY, 0},  1, ANY, ANY, C,   ANY,     0, ANY,   0,  30},
-	{7,  {1, 1, 1, 1, 0, 0},    1, ANY, B,   ANY, ANY,     0, ANY,   0,  20},
-	{8,  {ANY, 1, 1, 0, 0, 0},  1, ANY, B,   C,   ANY,     0, ANY,   0,  30},
-	{9,  {ANY, 1, 0, 0, 0, 0},  1, ANY, B,   S,   ANY,     0, ANY,   0,  30},
-	{10, {1, 1, 1, 1, 1, 1},    1, ANY, ANY, ANY, ANY,     0, ANY,  30, 200},
-	{11, {1, 1, 1, 1, 1, 1},    1, ANY, ANY, ANY, ANY,     0, ANY,   0,  30},
-	{12, {1, 1, 1, 1, 1, 0},    1, ANY, B,   B,   ANY,     0, ANY,  30,  50},
-	{13, {1, 1, 1, 1, ANY, 0},  1, ANY, B,   B,   ANY,     0, ANY,   8,  30},
-	{14, {1, 1, 1, ANY, 0, 0},  1, ANY, B,   C,   ANY,     0, ANY,   0,  25},
-	{15, {0, 1, 1, 1, 1, 0},    0, ANY, ANY, C,   ANY,   ANY, ANY,   0,   0},
-	{16, {1, 1, 0, 0, 0, 0},    0, ANY, C,   C,   RADIAL, ANY, ANY,  0,   0},
-	{17, {1, 0, 1, 1, 1, ANY},  0, ANY, S,   C,   ANY,   ANY, ANY,   0,   0},
-	{18, {1, 1, 1, 1, 1, 0},    1, ANY, B,   B,   ANY,     0, ANY,  50, 200},
-	{19, {1, 0, ANY, 0, 0, 0},  1, ANY, S,   C,   ANY,     0, ANY,   0,   0},
-	{20, {1, 1, ANY, 0, 0, 0},  0, ANY, C,   C,   ANY,     0, ANY,   0,   0},
-	{21, {1, 1, 0, 0, 0, 0},    0, ANY, B,   C,   ANY,     0, ANY,   0,   0},
-	{22, {1, 1, 1, 1, 1, ANY},  0, ANY, S,   S,   ANY,   ANY, ANY,   0,   0},
-	{23, {0, 1, 1, 0, 0, ANY},  0, ANY, ANY, S,   ANY,     0, ANY,   0,   0},
-	{24, {1, 1, 0, 0, 0, 0},    1, ANY, C,   B,   ANY,     0, ANY,   0,  15},
-	{25, {0, 1, 0, 0, 0, 0},    0, ANY, B,   C,   ANY,     0, ANY,   0,   0},
-	{26, {1, 1, 1, 1, 1, 0},    1, ANY, C,   ANY, ANY,     1, ANY,   0,  10},
-	{27, {1, 1, 1, 1, 0, 0},    1, ANY, B,   C,   ANY,     0, ANY,   0,  25},
-	{28, {1, 1, 1, 1, 0, 0},    1, ANY, ANY, ANY, ANY,     1, ANY,   0,  15},
-	{29, {1, 1, 0, 0, 0, 0},    0, ANY, B,   C,   ANY,   ANY, ANY,   0,   0},
-	{30, {ANY, 1, 1, 1, 1, ANY}, 0, ANY, S,  S,   ANY,   ANY, ANY,   0,   0},
-	{31, {1, 1, ANY, 0, 0, 1},  1, ANY, ANY, ANY, ANY,   ANY,   1,   0,   0},
-	{32, {1, 1, 0, 0, 0, 0},    0, ANY, S,   C,   ANY,   ANY, ANY,   0,   0},
-	{33, {0, 1, 0, 0, 0, 0},    1, ANY, B,   C,   ANY,     0, ANY,   0,   0},
+	//  T  I  M  R  P  palm      abd  ip  index others side  wrap full  aperture mm  curl °
+	{1,  {1, 1, 1, 1, 1, ANY},    1,   0, ANY, ANY, ANY,     1, ANY,   0,  30,  100, 134},
+	{2,  {ANY, 1, 1, 1, 1, 1},    1,   1, C,   C,   ANY,   ANY, ANY,   0,   0,  190, 300},
+	{3,  {1, 1, 1, 1, 1, ANY},    1,   0, ANY, ANY, ANY,   ANY, ANY,   0,  30,  134, 190},
+	{4,  {1, 1, 1, 1, 1, ANY},    0,   0, C,   C,   ANY,   ANY, ANY,   0,   0,  150, 300},
+	{5,  {1, 1, 1, 1, 1, ANY},    0,   1, C,   C,   ANY,   ANY, ANY,   0,   0,  150, 300},
+	{6,  {1, 1, 1, 1, ANY, 0},    1, ANY, ANY, ANY, ANY,     0, ANY,   0,  30,  130, 200},
+	{7,  {ANY, 1, 1, 1, 0, 0},    1, ANY, B,   ANY, ANY,     0, ANY,   0,  20,  140, 200},
+	{8,  {ANY, 1, 1, 0, 0, 0},    1, ANY, B,   C,   ANY,     0, ANY,   0,  30,  140, 200},
+	{9,  {ANY, 1, 0, 0, 0, 0},    1, ANY, B,   S,   ANY,     0, ANY,   0,  30,    0,  65},
+	{10, {1, 1, 1, 1, 1, 1},      1, ANY, ANY, ANY, ANY,   ANY, ANY,   0,   0,    0,  66},
+	{11, {1, 1, 1, 1, 1, 1},      1, ANY, ANY, ANY, ANY,   ANY, ANY,   0,   0,   66, 115},
+	{12, {1, 1, 1, 1, 1, 0},      1, ANY, B,   B,   ANY,     0, ANY,  30,  60,   60, 105},
+	{13, {1, 1, 1, 1, ANY, 0},    1, ANY, B,   B,   ANY,     0, ANY,   8,  30,  105, 140},
+	{14, {1, 1, 1, ANY, 0, 0},    1, ANY, B,   C,   ANY,     0, ANY,   0,  25,  140, 200},
+	{15, {0, 1, 1, 1, 1, 0},      0, ANY, ANY, ANY, ANY,   ANY, ANY,   0,   0,  120, 170},
+	{16, {ANY, 1, 0, 0, 0, 0},    0, ANY, C,   C,   ANY,   ANY, ANY,   0,   0,  170, 250},
+	{17, {1, 0, 1, 1, 1, ANY},    0, ANY, S,   C,   ANY,   ANY, ANY,   0,   0,   90, 170},
+	{18, {1, 1, 1, 1, 1, 0},      1, ANY, B,   B,   ANY,     0, ANY,  40, 200,   35,  70},
+	{19, {1, 0, ANY, 0, 0, 0},    1, ANY, S,   C,   ANY,     0, ANY,   0,   0,  130, 190},
+	{20, {ANY, ANY, 0, 0, 0, 0},  0, ANY, C,   C,   ANY,     0, ANY,   0,   0,  185, 250},
+	{21, {1, 1, 0, 0, 0, 0},      0, ANY, B,   C,   ANY,     0, ANY,   0,   0,  185, 250},
+	{22, {1, 1, 1, 1, 1, ANY},    0, ANY, S,   S,   ANY,   ANY, ANY,   0,   0,    0,  35},
+	{23, {0, 1, 1, 0, 0, ANY},    0, ANY, S,   S,   ANY,     0, ANY,   0,   0,    0,  35},
+	{24, {1, 1, 0, 0, 0, 0},      1, ANY, C,   B,   ANY,     0, ANY,   0,  15,   65, 110},
+	{25, {ANY, ANY, 1, 0, 0, 0},  0, ANY, B,   C,   ANY,     0, ANY,   0,   0,  150, 200},
+	{26, {1, 1, 1, 1, 1, 0},      1, ANY, C,   ANY, ANY,     1, ANY,   0,  10,  110, 140},
+	{27, {1, 1, 1, 1, 0, 0},      1, ANY, B,   C,   ANY,     0, ANY,   0,  25,  140, 200},
+	{28, {1, 1, 1, 1, 0, 0},      1, ANY, ANY, ANY, ANY,     1, ANY,   0,  15,  130, 170},
+	{29, {1, 1, 0, 0, 0, ANY},    0, ANY, ANY, C,   ANY,   ANY, ANY,   0,   0,  150, 250},
+	{30, {ANY, 1, 1, 1, 1, ANY},  0, ANY, S,   S,   ANY,   ANY, ANY,   0,   0,    0,  35},
+	{31, {1, 1, ANY, 0, 0, 1},    1, ANY, ANY, ANY, ANY,   ANY,   1,   0,   0,   20,  90},
+	{32, {ANY, 1, 0, 0, 0, 0},    0, ANY, S,   C,   ANY,   ANY, ANY,   0,   0,  150, 200},
+	{33, {0, 1, 0, 0, 0, 0},      1, ANY, B,   C,   ANY,     0, ANY,   0,   0,  150, 250},
 };
 // clang-format on
 
@@ -125,6 +126,8 @@ kg_features kg_compute_features(const kg_hand* hand, const float angles[KG_ANGLE
 	}
 	f.touching[KG_FINGER_COUNT] = kg_finger_touches(contacts, KG_FINGER_COUNT);
 	f.fingers_wrapping = (float)wrapping / 4.0f;
+	for (int a = 3; a < KG_GLOVE_ANGLES; ++a)
+		f.curl += 0.25f * angles[a];
 	f.thumb_abducted = angles[KG_THUMB_ABDUCTION] >= th.thumb_abducted;
 	f.thumb_ip_bent = angles[2] >= th.thumb_ip_bent;
 	vec3s t = kg_hand_tip(hand, parts, KG_THUMB), i = kg_hand_tip(hand, parts, KG_INDEX);
@@ -167,6 +170,8 @@ static int rule_score(const kg_rule* r, const kg_features* f, kg_shape others)
 		float mm = 1000.0f * f->aperture;
 		score += mm >= r->aperture_lo && mm < r->aperture_hi ? 2 : -2;
 	}
+	if (r->curl_hi > 0.0f)
+		score += f->curl >= r->curl_lo && f->curl < r->curl_hi ? 2 : -2;
 	return score;
 }
 
