@@ -2,11 +2,18 @@
 // SPDX-License-Identifier: MIT
 #include "contacts.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 bool kg_hand_trees_build(kg_hand_trees* trees, const kg_hand* hand)
 {
 	memset(trees, 0, sizeof(*trees));
+	trees->scratch = malloc(sizeof(kl_sphere_pair) * KG_PART_PAIR_CAPACITY);
+	if (trees->scratch == NULL)
+	{
+		kg_set_error("out of memory for the hand's trees");
+		return false;
+	}
 	kl_sphere_tree_def def = kl_default_sphere_tree_def();
 	for (int p = 0; p < KG_PART_COUNT; ++p)
 	{
@@ -25,6 +32,7 @@ void kg_hand_trees_destroy(kg_hand_trees* trees)
 {
 	for (int p = 0; p < KG_PART_COUNT; ++p)
 		kl_sphere_tree_destroy(trees->parts[p]);
+	free(trees->scratch);
 	memset(trees, 0, sizeof(*trees));
 }
 
@@ -36,15 +44,13 @@ kl_sphere_tree* kg_object_tree_build(const kg_object* object)
 	return tree;
 }
 
-#define KG_PART_PAIR_CAPACITY 512
-
 bool kg_hand_contacts(const kg_hand* hand, const kg_hand_trees* trees, const kl_transform parts[KG_PART_COUNT],
 					  kl_transform wrist, const kl_sphere_tree* object, kl_transform object_pose, kg_contacts* out,
 					  kl_sphere_pair* pairs, int* pair_part, int capacity, int* pair_count)
 {
 	memset(out, 0, sizeof(*out));
 	int written = 0;
-	kl_sphere_pair local[KG_PART_PAIR_CAPACITY];
+	kl_sphere_pair* local = trees->scratch;
 	for (int p = 0; p < KG_PART_COUNT; ++p)
 	{
 		kl_transform pose = kl_transform_mul(wrist, parts[p]);

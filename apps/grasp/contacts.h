@@ -8,9 +8,13 @@
 
 #include <kollide/sphere_tree.h>
 
+/// Most sphere pairs one part's query keeps.
+#define KG_PART_PAIR_CAPACITY 16384
+
 typedef struct kg_hand_trees
 {
 	kl_sphere_tree* parts[KG_PART_COUNT];
+	kl_sphere_pair* scratch; ///< KG_PART_PAIR_CAPACITY pairs for one part's query (one thread per hand)
 } kg_hand_trees;
 
 bool kg_hand_trees_build(kg_hand_trees* trees, const kg_hand* hand);

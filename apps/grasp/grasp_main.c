@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define KG_MAX_PAIRS 8192
+#define KG_MAX_PAIRS 65536
 
 static void usage(void)
 {

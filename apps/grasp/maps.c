@@ -199,14 +199,40 @@ void kg_map_stamp(kg_map* m, const kg_map_contact* contacts, int count)
 int kg_map_contacts_from_pairs(const kg_hand* hand, const kl_sphere_pair* pairs, const int* pair_part, int count,
 							   kl_transform object_pose, kg_map_contact* out)
 {
+	// One contact per hand sphere, at its deepest pair: the point where the object's sphere meets the
+	// hand sphere's centre line (object spheres touch the object's surface, so it lies on it).
+	int n = 0;
 	for (int i = 0; i < count; ++i)
 	{
-		int part = pair_part[i];
-		vec3s local = kl_inv_rotate(object_pose.q, glms_vec3_sub(pairs[i].point, object_pose.p));
-		out[i] = (kg_map_contact){local, hand->spheres[part][pairs[i].sphere_a].radius, pairs[i].depth,
-								  part == KG_PALM ? KG_FINGER_COUNT : (part - 1) / 3};
+		int part = pair_part[i], sphere = pairs[i].sphere_a, j = 0;
+		while (j < n && !(out[j].finger == part && out[j].radius == (float)sphere))
+			++j;
+		if (j == n)
+			out[n++] = (kg_map_contact){pairs[i].point, (float)sphere, -1.0f, part};
+		// A hand sphere inside one of the object's spheres lies under the surface: it stamps nothing.
+		float r_hand = hand->spheres[part][sphere].radius;
+		if (pairs[i].depth >= r_hand)
+			out[j].depth = INFINITY;
+		if (pairs[i].depth > out[j].depth)
+		{
+			vec3s on_object = glms_vec3_add(pairs[i].point, glms_vec3_scale(pairs[i].normal, pairs[i].depth));
+			out[j].point = on_object;
+			out[j].depth = pairs[i].depth;
+		}
 	}
-	return count;
+	// The pass above keys contacts by (part, sphere); now they become (point, radius, depth, finger).
+	int kept = 0;
+	for (int j = 0; j < n; ++j)
+	{
+		if (isinf(out[j].depth))
+			continue;
+		int part = out[j].finger, sphere = (int)out[j].radius;
+		out[j].point = kl_inv_rotate(object_pose.q, glms_vec3_sub(out[j].point, object_pose.p));
+		out[j].radius = hand->spheres[part][sphere].radius;
+		out[j].finger = part == KG_PALM ? KG_FINGER_COUNT : (part - 1) / 3;
+		out[kept++] = out[j];
+	}
+	return kept;
 }
 
 int kg_map_dominant(const kg_map* m, int texel)

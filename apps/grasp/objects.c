@@ -106,44 +106,53 @@ static kl_aabb object_bounds(const kg_object* o)
 	return box;
 }
 
+// Appends the grid points of spacing h whose depth under the surface lies in [lo, hi), as spheres
+// of radius equal to that depth (each touches the surface at its closest point).
+static bool fill_layer(const kg_object* o, kl_aabb box, float h, float lo, float hi, kl_sphere** s, int* count,
+					   int* capacity)
+{
+	int n[3];
+	for (int k = 0; k < 3; ++k)
+		n[k] = (int)ceilf((box.upper.raw[k] - box.lower.raw[k]) / h) + 1;
+	for (int i = 0; i < n[0]; ++i)
+		for (int j = 0; j < n[1]; ++j)
+			for (int k = 0; k < n[2]; ++k)
+			{
+				vec3s p = kl_vec3(box.lower.x + h * (float)i, box.lower.y + h * (float)j, box.lower.z + h * (float)k);
+				float d = -kg_object_distance(o, p);
+				if (d < lo || d >= hi)
+					continue;
+				if (*count == *capacity)
+				{
+					kl_sphere* grown = realloc(*s, sizeof(kl_sphere) * (size_t)(2 * *capacity));
+					if (grown == NULL)
+						return false;
+					*s = grown;
+					*capacity *= 2;
+				}
+				(*s)[(*count)++] = (kl_sphere){p, d};
+			}
+	return true;
+}
+
 bool kg_object_fill(kg_object* o)
 {
 	float thin = INFINITY;
 	for (int i = 0; i < o->primitive_count; ++i)
 		thin = fminf(thin, primitive_thickness(&o->primitives[i]));
 	// Spheres of a grid this fine overlap their neighbours, so the surface has no gaps wider than
-	// about a fifth of the spacing; the band keeps the interior (which no contact reaches) empty.
-	float h = fminf(0.003f, 0.7f * thin), band = 3.0f * h;
+	// about a fifth of the spacing. Deeper layers take coarser grids: each layer's spheres reach the
+	// layer above, so a hand sphere deep inside still meets some.
+	float h = fminf(0.003f, 0.7f * thin);
 	kl_aabb box = object_bounds(o);
-	int n[3];
-	for (int k = 0; k < 3; ++k)
-		n[k] = (int)ceilf((box.upper.raw[k] - box.lower.raw[k]) / h) + 1;
 	int capacity = 1024, count = 0;
 	kl_sphere* s = malloc(sizeof(kl_sphere) * (size_t)capacity);
-	for (int i = 0; s != NULL && i < n[0]; ++i)
-		for (int j = 0; s != NULL && j < n[1]; ++j)
-			for (int k = 0; k < n[2]; ++k)
-			{
-				vec3s p = kl_vec3(box.lower.x + h * (float)i, box.lower.y + h * (float)j, box.lower.z + h * (float)k);
-				float d = -kg_object_distance(o, p);
-				if (d < 0.35f * h || d > band)
-					continue;
-				if (count == capacity)
-				{
-					capacity *= 2;
-					kl_sphere* grown = realloc(s, sizeof(kl_sphere) * (size_t)capacity);
-					if (grown == NULL)
-					{
-						free(s);
-						s = NULL;
-						break;
-					}
-					s = grown;
-				}
-				s[count++] = (kl_sphere){p, d};
-			}
-	if (s == NULL)
+	bool ok = s != NULL && fill_layer(o, box, h, 0.35f * h, 3.0f * h, &s, &count, &capacity);
+	for (float spacing = 2.0f * h; ok && spacing < 2.0f * thin + 4.0f * h; spacing *= 2.0f)
+		ok = fill_layer(o, box, spacing, 1.5f * spacing, 3.0f * spacing, &s, &count, &capacity);
+	if (!ok)
 	{
+		free(s);
 		kg_set_error("out of memory filling %s", o->name);
 		return false;
 	}
