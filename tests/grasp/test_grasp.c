@@ -6,6 +6,7 @@
 
 #include "generate.h"
 #include "maps.h"
+#include "proxy.h"
 #include "session.h"
 
 #include <stdlib.h>
@@ -347,6 +348,72 @@ static void test_contact_map_footprint(void** state)
 	kg_object_destroy(&pen);
 }
 
+// The deepest any hand sphere reaches into the object (negative: apart), from the object's own
+// signed distance.
+static float hand_penetration(const kg_hand* hand, const kl_transform* world_parts, const kg_object* o,
+							  kl_transform object_pose)
+{
+	float deepest = -INFINITY;
+	for (int p = 0; p < KG_PART_COUNT; ++p)
+		for (int s = 0; s < hand->sphere_count[p]; ++s)
+		{
+			vec3s w = kl_transform_point(world_parts[p], hand->spheres[p][s].center);
+			vec3s l = kl_inv_rotate(object_pose.q, glms_vec3_sub(w, object_pose.p));
+			deepest = fmaxf(deepest, hand->spheres[p][s].radius - kg_object_distance(o, l));
+		}
+	return deepest;
+}
+
+// The tracked hand presses flat onto a board and sinks 3 cm into it; the proxy hand, driven toward it
+// in the world, stays on the surface.
+static void test_proxy_stays_out(void** state)
+{
+	(void)state;
+	kl_world_def wd = kl_default_world_def();
+	wd.gravity = kl_vec3(0, 0, 0);
+	kl_world_id world = kl_create_world(&wd);
+	kg_object board = {"board", 1, {{KG_PRIM_BOX, 0.15f, 0.1f, 0.02f}}};
+	kl_transform board_pose = {kl_vec3(0.05f, 0, -0.02f), kl_quat_wxyz(1, 0, 0, 0)};
+	kl_body_def bd = kl_default_body_def();
+	bd.position = board_pose.p;
+	kl_body_id table = kl_create_body(world, &bd);
+	kl_shape_def sd = kl_default_shape_def();
+	assert_true(kl_shape_is_valid(kl_create_box_shape(table, &sd, kl_vec3(0.15f, 0.1f, 0.02f))));
+
+	kg_hand hand;
+	assert_true(kg_hand_build(&hand, NULL));
+	float angles[KG_ANGLE_COUNT] = {0};
+	// Palm down: the hand's palm normal (+z) points down; the palm starts 1 cm above the board.
+	kl_transform wrist = {kl_vec3(0, 0, 0.01f + 0.5f * hand.palm_thickness), kl_quat_wxyz(0, 1, 0, 0)};
+	kg_proxy_hand proxy;
+	assert_true(kg_proxy_create(&proxy, world, &hand, wrist, angles, NULL));
+	const float dt = 1.0f / 90.0f;
+	float tracked_most = -INFINITY, proxy_most = -INFINITY;
+	kl_transform parts[KG_PART_COUNT], world_parts[KG_PART_COUNT];
+	for (int step = 0; step < 135; ++step)
+	{
+		// Down 4 cm in the first second (the palm 3 cm under the board's top), then held.
+		kl_transform w = wrist;
+		w.p.z -= 0.04f * fminf((float)(step + 1) * dt, 1.0f);
+		kg_proxy_drive(&proxy, &hand, w, angles, dt);
+		assert_int_equal(kl_world_step(world, dt, 4), KL_OK);
+		kg_hand_pose_parts(&hand, angles, parts);
+		for (int p = 0; p < KG_PART_COUNT; ++p)
+			world_parts[p] = kl_transform_mul(w, parts[p]);
+		tracked_most = fmaxf(tracked_most, hand_penetration(&hand, world_parts, &board, board_pose));
+		kg_proxy_poses(&proxy, world_parts);
+		proxy_most = fmaxf(proxy_most, hand_penetration(&hand, world_parts, &board, board_pose));
+	}
+	print_message("tracked hand %.1f mm deep, proxy hand %.2f mm\n", 1000.0 * tracked_most, 1000.0 * proxy_most);
+	assert_true(tracked_most >= 0.03f);
+	assert_true(proxy_most <= 0.002f);
+	// The proxy still follows where nothing is in the way: it is near the board's top, not left behind.
+	assert_true(proxy_most >= -0.002f);
+	kg_proxy_destroy(&proxy);
+	kg_hand_destroy(&hand);
+	kl_destroy_world(world);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -357,6 +424,7 @@ int main(void)
 		cmocka_unit_test(test_classifier_decisions),
 		cmocka_unit_test(test_labelled_set),
 		cmocka_unit_test(test_contact_map_footprint),
+		cmocka_unit_test(test_proxy_stays_out),
 	};
 	return kl_test_exit_status(cmocka_run_group_tests(tests, NULL, NULL));
 }
