@@ -193,6 +193,11 @@ void kg_hand_pose_parts(const kg_hand* hand, const float angles[KG_ANGLE_COUNT],
 	}
 }
 
+void kg_thumb_plane(float abduction_deg, vec3s* d, vec3s* f)
+{
+	flexion_plane(KG_THUMB, abduction_deg, d, f);
+}
+
 vec3s kg_hand_tip(const kg_hand* hand, const kl_transform parts[KG_PART_COUNT], int finger)
 {
 	return kl_transform_point(parts[kg_part_of(finger, 2)], kl_vec3(hand->bone_length[finger][2], 0.0f, 0.0f));

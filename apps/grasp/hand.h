@@ -62,6 +62,8 @@ int kg_clamp_angles(float angles[KG_ANGLE_COUNT]);
 
 /// Forward kinematics: each part's pose in the wrist frame.
 void kg_hand_pose_parts(const kg_hand* hand, const float angles[KG_ANGLE_COUNT], kl_transform parts[KG_PART_COUNT]);
+/// The thumb's flexion plane at this abduction (wrist frame): d along the straight thumb, f the way it flexes.
+void kg_thumb_plane(float abduction_deg, vec3s* d, vec3s* f);
 /// The fingertip (end of the upper phalanx) in the wrist frame.
 vec3s kg_hand_tip(const kg_hand* hand, const kl_transform parts[KG_PART_COUNT], int finger);
 

@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: MIT
 #include "recording.h"
 
+#include "xr_hand.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -142,7 +144,7 @@ static kl_transform pose_of(const double* v)
 
 static bool read_line(kg_recording* r, char* line, int number)
 {
-	double v[8 + KG_ANGLE_COUNT];
+	double v[1 + 7 * KG_XR_JOINT_COUNT];
 	char name[64];
 	int used = 0;
 	if (strncmp(line, "frame ", 6) == 0 && read_floats(line + 6, v, 8 + KG_ANGLE_COUNT))
@@ -151,6 +153,14 @@ static bool read_line(kg_recording* r, char* line, int number)
 		for (int a = 0; a < KG_ANGLE_COUNT; ++a)
 			f.angles[a] = (float)v[8 + a];
 		return kg_recording_add(r, &f);
+	}
+	if (strncmp(line, "joints ", 7) == 0 && read_floats(line + 7, v, 1 + 7 * KG_XR_JOINT_COUNT))
+	{
+		kl_transform joints[KG_XR_JOINT_COUNT];
+		for (int j = 0; j < KG_XR_JOINT_COUNT; ++j)
+			joints[j] = pose_of(v + 1 + 7 * j);
+		kg_frame f = {v[0], kl_transform_identity(), {0}};
+		return kg_xr_angles_from_joints(joints, &f.wrist, f.angles) && kg_recording_add(r, &f);
 	}
 	if (sscanf(line, "hand_length %lf", v) == 1)
 	{
@@ -186,7 +196,7 @@ bool kg_recording_read(kg_recording* r, const char* path)
 		kg_set_error("cannot read %s", path);
 		return false;
 	}
-	char line[1024];
+	char line[8192];
 	int number = 1;
 	bool ok = fgets(line, sizeof(line), in) != NULL && strncmp(line, "kollide-grasp-recording 1", 25) == 0;
 	if (!ok)

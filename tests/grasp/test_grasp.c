@@ -8,6 +8,7 @@
 #include "maps.h"
 #include "proxy.h"
 #include "session.h"
+#include "xr_hand.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -155,6 +156,70 @@ static void test_recording_malformed(void** state)
 	assert_true(kg_recording_read(&r, path));
 	assert_int_equal(r.object, -1);
 	kg_recording_free(&r);
+}
+
+// OpenXR joints made from angles map back to those angles, and a recording of joint poses reads as the
+// same frames.
+static void test_openxr_mapping(void** state)
+{
+	(void)state;
+	kg_hand hand;
+	assert_true(kg_hand_build(&hand, NULL));
+	kg_rng rng = {42};
+	for (int trial = 0; trial < 50; ++trial)
+	{
+		float angles[KG_ANGLE_COUNT], back[KG_ANGLE_COUNT];
+		for (int a = 0; a < KG_ANGLE_COUNT; ++a)
+		{
+			float lo, hi;
+			kg_angle_limits(a, &lo, &hi);
+			angles[a] = lo + (hi - lo) * (float)kg_rng_uniform(&rng);
+		}
+		kl_transform wrist = {kl_vec3((float)kg_rng_normal(&rng), (float)kg_rng_normal(&rng), 1.0f),
+							  glms_quat_normalize(glms_quat_init((float)kg_rng_normal(&rng), (float)kg_rng_normal(&rng),
+																 (float)kg_rng_normal(&rng), (float)kg_rng_normal(&rng)))};
+		kl_transform joints[KG_XR_JOINT_COUNT], w;
+		kg_xr_joints_from_angles(&hand, wrist, angles, joints);
+		assert_true(kg_xr_angles_from_joints(joints, &w, back));
+		// The fingers' angles come back; the thumb's may come back as another set that poses it the same
+		// way (a straight thumb's flexion plane is not seen), so its joints are compared instead.
+		for (int a = 3; a < KG_GLOVE_ANGLES; ++a)
+			assert_near(back[a], angles[a], 0.5);
+		kl_transform again[KG_XR_JOINT_COUNT];
+		kg_xr_joints_from_angles(&hand, w, back, again);
+		for (int j = 0; j < KG_XR_JOINT_COUNT; ++j)
+			assert_near(glms_vec3_distance(again[j].p, joints[j].p), 0.0, 5e-4);
+		assert_near(glms_vec3_distance(w.p, wrist.p), 0.0, 1e-5);
+		assert_near(fabsf(glms_quat_dot(w.q, wrist.q)), 1.0, 1e-4);
+	}
+	// Degenerate joints are refused.
+	kl_transform joints[KG_XR_JOINT_COUNT], w;
+	float angles[KG_ANGLE_COUNT] = {0};
+	kg_xr_joints_from_angles(&hand, kl_transform_identity(), angles, joints);
+	joints[8].p = joints[7].p;
+	assert_false(kg_xr_angles_from_joints(joints, &w, angles));
+	joints[3].p.x = NAN;
+	assert_false(kg_xr_angles_from_joints(joints, &w, angles));
+
+	// A recording of joint poses.
+	float pose[KG_ANGLE_COUNT] = {20, 10, 10, 40, 50, 30, 40, 50, 30, 40, 50, 30, 40, 50, 30, 60};
+	kg_xr_joints_from_angles(&hand, kl_transform_identity(), pose, joints);
+	const char* path = KL_TEST_OUT_DIR "/grasp_joints.txt";
+	FILE* f = fopen(path, "w");
+	assert_non_null(f);
+	fprintf(f, "kollide-grasp-recording 1\njoints 0.5");
+	for (int j = 0; j < KG_XR_JOINT_COUNT; ++j)
+		fprintf(f, " %.7f %.7f %.7f %.7f %.7f %.7f %.7f", joints[j].p.x, joints[j].p.y, joints[j].p.z, joints[j].q.w,
+				joints[j].q.x, joints[j].q.y, joints[j].q.z);
+	fprintf(f, "\n");
+	fclose(f);
+	kg_recording r;
+	assert_true(kg_recording_read(&r, path));
+	assert_int_equal(r.frame_count, 1);
+	for (int a = 0; a < KG_ANGLE_COUNT; ++a)
+		assert_near(r.frames[0].angles[a], pose[a], 0.5); // a bent thumb: its angles are seen
+	kg_recording_free(&r);
+	kg_hand_destroy(&hand);
 }
 
 static void test_classifier_decisions(void** state)
@@ -421,6 +486,7 @@ int main(void)
 		cmocka_unit_test(test_hand_limits_and_bad_input),
 		cmocka_unit_test(test_recording_round_trip_and_player),
 		cmocka_unit_test(test_recording_malformed),
+		cmocka_unit_test(test_openxr_mapping),
 		cmocka_unit_test(test_classifier_decisions),
 		cmocka_unit_test(test_labelled_set),
 		cmocka_unit_test(test_contact_map_footprint),
