@@ -36,6 +36,9 @@ typedef struct kg_features
 	float aperture; ///< thumb pad to index pad, metres (surface to surface)
 	float fingers_wrapping; ///< fraction of index…pinky touching with two or more phalanges
 	float curl;				///< mean over index…pinky of the three flexion angles' sum, degrees
+	/// From the thumb's contacts to the nearest other finger's, metres (0 unless the thumb and another
+	/// finger touch): about the width of what the thumb opposes
+	float grip_width;
 } kg_features;
 
 kg_features kg_compute_features(const kg_hand* hand, const float angles[KG_ANGLE_COUNT],

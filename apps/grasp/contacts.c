@@ -76,6 +76,7 @@ bool kg_hand_contacts(const kg_hand* hand, const kg_hand_trees* trees, const kl_
 			float w = local[i].volume + 1e-12f;
 			c->direction = glms_vec3_add(c->direction, glms_vec3_scale(kl_inv_rotate(pose.q, local[i].normal), -w));
 			c->along += w * kl_inv_transform_point(pose, local[i].point).x / length;
+			c->point = glms_vec3_add(c->point, glms_vec3_scale(local[i].point, w));
 			weight += w;
 			if (pairs != NULL && written < capacity)
 			{
@@ -88,6 +89,7 @@ bool kg_hand_contacts(const kg_hand* hand, const kg_hand_trees* trees, const kl_
 		if (weight > 0.0f)
 		{
 			c->along /= weight;
+			c->point = glms_vec3_scale(c->point, 1.0f / weight);
 			float norm = glms_vec3_norm(c->direction);
 			c->direction = norm > 0.0f ? glms_vec3_scale(c->direction, 1.0f / norm) : c->direction;
 		}

@@ -30,6 +30,7 @@ typedef struct kg_part_contact
 	float volume;	  ///< penetration volume
 	vec3s direction;  ///< volume-weighted direction from the part toward the object, in the part's frame
 	float along;	  ///< volume-weighted mean position of the contacts along the bone, 0 to 1
+	vec3s point;	  ///< volume-weighted mean of the contact points (lens centres), world frame
 } kg_part_contact;
 
 typedef struct kg_contacts

@@ -276,9 +276,9 @@ bool kg_generate_sequence(const kg_object_set* set, int type, kg_rng* rng, kg_re
 	rec->label = type;
 
 	// Each frame, a finger not touching the object closes a step further: reaching fingers past the
-	// canonical shape (until they meet the object), the others up to it. Once the reaching fingers are
-	// as closed as they get, the hand shifts toward those not yet pressing on the object, as a hand
-	// settling into a grip does; the object stays where it is in the world.
+	// canonical shape (until they meet the object), the others up to it. Off the palm, once the
+	// reaching fingers are as closed as they get, the hand shifts toward those not yet pressing on the
+	// object, as a hand settling into a grip does; the object stays where it is in the world.
 	float progress[KG_FINGER_COUNT] = {0.0f};
 	const float step = 1.5f / (float)(KG_SEQUENCE_FRAMES - 6);
 	memcpy(angles, open, sizeof(angles));
@@ -299,7 +299,7 @@ bool kg_generate_sequence(const kg_object_set* set, int type, kg_rng* rng, kg_re
 			bool side = c->place == SIDE && (c->part - 1) / 3 == f;
 			bool overshoot = reaching && (f != KG_THUMB || c->place != TIPS) && !side;
 			float most = overshoot ? 1.5f : 1.0f;
-			if (reaching && depth < KG_GRIP_DEPTH_M && progress[f] >= most - 0.5f * step)
+			if (c->place != PALM && reaching && depth < KG_GRIP_DEPTH_M && progress[f] >= most - 0.5f * step)
 			{
 				loose = glms_vec3_add(loose, side ? parts[c->part].p : kg_hand_tip(&hand, parts, f));
 				++loose_count;
