@@ -1,6 +1,6 @@
 // kollide-grasp-bench: the per-frame cost of grasp detection for two tracked hands and one object on
 // one thread: each hand's contacts (sphere-tree queries), their stamps into the object's contact and
-// force maps, and the classification. Prints microseconds per frame (median and 99th percentile).
+// force maps (unless --no-maps), and the classification. Prints microseconds per frame (median and 99th percentile).
 // SPDX-License-Identifier: MIT
 #include "generate.h"
 #include "maps.h"
@@ -29,15 +29,18 @@ static int compare_doubles(const void* a, const void* b)
 int main(int argc, char** argv)
 {
 	int type = 3, frames = 2000;
+	bool maps = true;
 	for (int i = 1; i < argc; ++i)
 	{
 		if (strcmp(argv[i], "--type") == 0 && i + 1 < argc)
 			type = atoi(argv[++i]);
+		else if (strcmp(argv[i], "--no-maps") == 0)
+			maps = false;
 		else if (strcmp(argv[i], "--frames") == 0 && i + 1 < argc)
 			frames = atoi(argv[++i]);
 		else
 		{
-			fprintf(stderr, "usage: kollide-grasp-bench [--type 1..33] [--frames N]\n");
+			fprintf(stderr, "usage: kollide-grasp-bench [--type 1..33] [--frames N] [--no-maps]\n");
 			return 2;
 		}
 	}
@@ -85,9 +88,10 @@ int main(int argc, char** argv)
 			kg_hand_pose_parts(&s[h].hand, fr->angles, r.parts);
 			int n = 0;
 			kg_hand_contacts(&s[h].hand, &s[h].trees, r.parts, fr->wrist, s[h].object, s[h].object_pose, &r.contacts,
-							 pairs, pair_part, KG_BENCH_PAIRS, &n);
-			kg_map_stamp(&map, contacts,
-						 kg_map_contacts_from_pairs(&s[h].hand, pairs, pair_part, n, s[h].object_pose, contacts));
+							 maps ? pairs : NULL, pair_part, KG_BENCH_PAIRS, &n);
+			if (maps)
+				kg_map_stamp(&map, contacts,
+							 kg_map_contacts_from_pairs(&s[h].hand, pairs, pair_part, n, s[h].object_pose, contacts));
 			r.features = kg_compute_features(&s[h].hand, fr->angles, r.parts, &r.contacts);
 			r.grasp = kg_classify(&r.features);
 			total_pairs += n;
@@ -95,8 +99,9 @@ int main(int argc, char** argv)
 		cost[f] = 1e6 * (now_seconds() - start);
 	}
 	qsort(cost, (size_t)frames, sizeof(double), compare_doubles);
-	printf("type %d (%s) on the %s, two hands, %d frames: %.1f sphere pairs per frame\n", type,
-		   kg_grasp_type_get(type)->name, object->name, frames, (double)total_pairs / frames);
+	printf("type %d (%s) on the %s, two hands, %d frames, %s: %.1f sphere pairs per frame\n", type,
+		   kg_grasp_type_get(type)->name, object->name, frames, maps ? "contacts, maps, classification" : "contacts and classification",
+		   (double)total_pairs / frames);
 	printf("per_frame_us_median=%.1f per_frame_us_p99=%.1f\n", cost[frames / 2], cost[(frames * 99) / 100]);
 	free(cost);
 	kg_map_destroy(&map);

@@ -200,39 +200,45 @@ int kg_map_contacts_from_pairs(const kg_hand* hand, const kl_sphere_pair* pairs,
 							   kl_transform object_pose, kg_map_contact* out)
 {
 	// One contact per hand sphere, at its deepest pair: the point where the object's sphere meets the
-	// hand sphere's centre line (object spheres touch the object's surface, so it lies on it).
-	int n = 0;
+	// hand sphere's centre line (object spheres touch the object's surface, so it lies on it). A hand
+	// sphere inside one of the object's spheres lies under the surface and stamps nothing.
+	int offset[KG_PART_COUNT + 1] = {0};
+	for (int p = 0; p < KG_PART_COUNT; ++p)
+		offset[p + 1] = offset[p] + hand->sphere_count[p];
+	int* slot = malloc(sizeof(int) * (size_t)offset[KG_PART_COUNT]);
+	const kl_sphere_pair** deepest = malloc(sizeof(*deepest) * (size_t)offset[KG_PART_COUNT]);
+	if (slot == NULL || deepest == NULL)
+	{
+		free(slot);
+		free(deepest);
+		return 0;
+	}
+	memset(deepest, 0, sizeof(*deepest) * (size_t)offset[KG_PART_COUNT]);
 	for (int i = 0; i < count; ++i)
 	{
-		int part = pair_part[i], sphere = pairs[i].sphere_a, j = 0;
-		while (j < n && !(out[j].finger == part && out[j].radius == (float)sphere))
-			++j;
-		if (j == n)
-			out[n++] = (kg_map_contact){pairs[i].point, (float)sphere, -1.0f, part};
-		// A hand sphere inside one of the object's spheres lies under the surface: it stamps nothing.
-		float r_hand = hand->spheres[part][sphere].radius;
-		if (pairs[i].depth >= r_hand)
-			out[j].depth = INFINITY;
-		if (pairs[i].depth > out[j].depth)
+		int part = pair_part[i], sphere = pairs[i].sphere_a, k = offset[part] + sphere;
+		if (pairs[i].depth >= hand->spheres[part][sphere].radius)
+			slot[k] = -1; // buried
+		else if (deepest[k] == NULL)
+			slot[k] = 0;
+		if (deepest[k] == NULL || pairs[i].depth > deepest[k]->depth)
+			deepest[k] = &pairs[i];
+	}
+	int n = 0;
+	for (int part = 0; part < KG_PART_COUNT; ++part)
+		for (int sphere = 0; sphere < hand->sphere_count[part]; ++sphere)
 		{
-			vec3s on_object = glms_vec3_add(pairs[i].point, glms_vec3_scale(pairs[i].normal, pairs[i].depth));
-			out[j].point = on_object;
-			out[j].depth = pairs[i].depth;
+			const kl_sphere_pair* d = deepest[offset[part] + sphere];
+			if (d == NULL || slot[offset[part] + sphere] < 0)
+				continue;
+			vec3s on_object = glms_vec3_add(d->point, glms_vec3_scale(d->normal, d->depth));
+			out[n++] = (kg_map_contact){kl_inv_rotate(object_pose.q, glms_vec3_sub(on_object, object_pose.p)),
+										hand->spheres[part][sphere].radius, d->depth,
+										part == KG_PALM ? KG_FINGER_COUNT : (part - 1) / 3};
 		}
-	}
-	// The pass above keys contacts by (part, sphere); now they become (point, radius, depth, finger).
-	int kept = 0;
-	for (int j = 0; j < n; ++j)
-	{
-		if (isinf(out[j].depth))
-			continue;
-		int part = out[j].finger, sphere = (int)out[j].radius;
-		out[j].point = kl_inv_rotate(object_pose.q, glms_vec3_sub(out[j].point, object_pose.p));
-		out[j].radius = hand->spheres[part][sphere].radius;
-		out[j].finger = part == KG_PALM ? KG_FINGER_COUNT : (part - 1) / 3;
-		out[kept++] = out[j];
-	}
-	return kept;
+	free(slot);
+	free(deepest);
+	return n;
 }
 
 int kg_map_dominant(const kg_map* m, int texel)
