@@ -253,11 +253,26 @@ static void test_classifier_decisions(void** state)
 	assert_non_null(strstr(text, "Fixed Hook"));
 }
 
-// Accuracy of the last-frame vote over a small labelled set.
+// The labelled set's objects, built once for the tests that generate sequences.
+static kg_object_set objects;
+
+static int build_objects(void** state)
+{
+	(void)state;
+	return kg_object_set_build(&objects) ? 0 : -1;
+}
+
+static int destroy_objects(void** state)
+{
+	(void)state;
+	kg_object_set_destroy(&objects);
+	return 0;
+}
+
+// Accuracy of the last frame's classification over a small labelled set.
 static double small_set_accuracy(uint64_t seed, int count, int* types_out)
 {
-	kg_object_set set;
-	assert_true(kg_object_set_build(&set));
+	const kg_object_set* set = &objects;
 	kg_rng rng = {seed};
 	int right = 0, total = 0;
 	for (int t = 1; t <= KG_TYPE_COUNT; ++t)
@@ -265,9 +280,9 @@ static double small_set_accuracy(uint64_t seed, int count, int* types_out)
 		{
 			kg_recording rec;
 			kg_session s;
-			assert_true(kg_generate_sequence(&set, t, &rng, &rec));
+			assert_true(kg_generate_sequence(set, t, &rng, &rec));
 			assert_int_equal(rec.frame_count, KG_SEQUENCE_FRAMES);
-			assert_true(kg_session_init(&s, rec.hand_length, set.trees[rec.object], rec.object_pose));
+			assert_true(kg_session_init(&s, rec.hand_length, set->trees[rec.object], rec.object_pose));
 			kg_frame_result r;
 			const kg_frame* last = &rec.frames[rec.frame_count - 1];
 			assert_true(kg_session_classify(&s, &last->wrist, last->angles, &r));
@@ -277,7 +292,6 @@ static double small_set_accuracy(uint64_t seed, int count, int* types_out)
 			kg_session_destroy(&s);
 			kg_recording_free(&rec);
 		}
-	kg_object_set_destroy(&set);
 	return (double)right / (double)total;
 }
 
@@ -381,11 +395,9 @@ static void test_contact_map_footprint(void** state)
 	print_message("pinch footprint agreement %.3f\n", pinch_agreement);
 
 	// Power grasp: the generator's medium wrap on the same bottle.
-	kg_object_set set;
-	assert_true(kg_object_set_build(&set));
 	kg_rng rng = {11};
 	kg_recording rec;
-	assert_true(kg_generate_sequence(&set, 3, &rng, &rec));
+	assert_true(kg_generate_sequence(&objects, 3, &rng, &rec));
 	kg_hand big;
 	kg_hand_trees big_trees;
 	kg_hand_def def = {rec.hand_length};
@@ -400,7 +412,6 @@ static void test_contact_map_footprint(void** state)
 	assert_true(pinch_agreement >= 0.95);
 	assert_true(power_agreement >= 0.95);
 	kg_recording_free(&rec);
-	kg_object_set_destroy(&set);
 	kg_hand_trees_destroy(&big_trees);
 	kg_hand_destroy(&big);
 	kg_hand_trees_destroy(&trees);
@@ -492,5 +503,5 @@ int main(void)
 		cmocka_unit_test(test_contact_map_footprint),
 		cmocka_unit_test(test_proxy_stays_out),
 	};
-	return kl_test_exit_status(cmocka_run_group_tests(tests, NULL, NULL));
+	return kl_test_exit_status(cmocka_run_group_tests(tests, build_objects, destroy_objects));
 }
