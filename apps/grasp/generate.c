@@ -278,7 +278,7 @@ bool kg_generate_sequence(const kg_object_set* set, int type, kg_rng* rng, kg_re
 	// Each frame, a finger not touching the object closes a step further: reaching fingers past the
 	// canonical shape (until they meet the object), the others up to it. Off the palm, once the
 	// reaching fingers are as closed as they get, the hand shifts toward those not yet pressing on the
-	// object, as a hand settling into a grip does; the object stays where it is in the world.
+	// object (the nearest first), as a hand settling into a grip does; the object stays where it is in the world.
 	float progress[KG_FINGER_COUNT] = {0.0f};
 	const float step = 1.5f / (float)(KG_SEQUENCE_FRAMES - 6);
 	memcpy(angles, open, sizeof(angles));
@@ -286,8 +286,8 @@ bool kg_generate_sequence(const kg_object_set* set, int type, kg_rng* rng, kg_re
 	for (int frame = 0; frame < KG_SEQUENCE_FRAMES && ok; ++frame)
 	{
 		bool touching[KG_FINGER_COUNT];
-		vec3s loose = kl_vec3(0, 0, 0);
-		int loose_count = 0;
+		vec3s loose = kl_vec3(0, 0, 0); // the nearest point of a reaching finger not yet pressing
+		float loose_distance = INFINITY;
 		kg_hand_pose_parts(&hand, angles, parts);
 		for (int f = 0; f < KG_FINGER_COUNT; ++f)
 		{
@@ -301,8 +301,13 @@ bool kg_generate_sequence(const kg_object_set* set, int type, kg_rng* rng, kg_re
 			float most = overshoot ? 1.5f : 1.0f;
 			if (c->place != PALM && reaching && depth < KG_GRIP_DEPTH_M && progress[f] >= most - 0.5f * step)
 			{
-				loose = glms_vec3_add(loose, side ? parts[c->part].p : kg_hand_tip(&hand, parts, f));
-				++loose_count;
+				vec3s point = side ? parts[c->part].p : kg_hand_tip(&hand, parts, f);
+				float distance = glms_vec3_distance(point, rel.p);
+				if (distance < loose_distance)
+				{
+					loose = point;
+					loose_distance = distance;
+				}
 			}
 			if (touching[f])
 				continue;
@@ -311,9 +316,9 @@ bool kg_generate_sequence(const kg_object_set* set, int type, kg_rng* rng, kg_re
 			for (int k = 0; k < 3; ++k)
 				angles[3 * f + k] = open[3 * f + k] + (target[3 * f + k] - open[3 * f + k]) * s + over;
 		}
-		if (loose_count > 0)
+		if (isfinite(loose_distance))
 		{
-			vec3s toward = glms_vec3_sub(glms_vec3_scale(loose, 1.0f / (float)loose_count), rel.p);
+			vec3s toward = glms_vec3_sub(loose, rel.p);
 			float d = glms_vec3_norm(toward);
 			if (d > 0.0f)
 				rel.p = glms_vec3_add(rel.p, glms_vec3_scale(toward, fminf(KG_SETTLE_STEP_M, d) / d));
