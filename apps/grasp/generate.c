@@ -228,7 +228,7 @@ static float finger_depth(const kg_hand* hand, const kg_hand_trees* trees, const
 #define KG_AXIS_NOISE 0.05f		 ///< about 3° on the object's axis
 #define KG_SQUEEZE_DEG 4.0f		 ///< how far a stopped finger keeps closing into the object
 #define KG_GRIP_DEPTH_M 0.001f	 ///< the hand settles until each reaching finger presses this deep
-#define KG_SETTLE_STEP_M 0.002f	 ///< how far the hand shifts per frame while settling into a pinch
+#define KG_SETTLE_STEP_M 0.004f	 ///< how far the hand shifts per frame while settling into a pinch
 #define KG_WRIST_JITTER_M 0.001f ///< tracker noise on the wrist position, per frame
 #define KG_OVERSHOOT_DEG 30.0f	 ///< how far past the canonical shape a reaching finger may close
 
