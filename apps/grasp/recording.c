@@ -209,10 +209,15 @@ bool kg_recording_read(kg_recording* r, const char* path)
 			kg_set_error("%s:%d: line too long", path, number);
 			ok = false;
 		}
-		else if (!read_line(r, line, number))
+		else
 		{
-			kg_set_error("%s:%d: malformed line (%s)", path, number, kg_error());
-			ok = false;
+			kg_set_error("%s", "");
+			if (!read_line(r, line, number))
+			{
+				bool why = kg_error()[0] != '\0';
+				kg_set_error("%s:%d: malformed line%s%s%s", path, number, why ? " (" : "", kg_error(), why ? ")" : "");
+				ok = false;
+			}
 		}
 	}
 	fclose(in);
