@@ -29,11 +29,11 @@ typedef struct kg_features
 {
 	bool touching[KG_FINGER_COUNT + 1]; ///< thumb … pinky, then the palm
 	int phalanges_touching[KG_FINGER_COUNT];
-	kg_side side[KG_FINGER_COUNT];	///< of the finger's most touched phalanx
+	kg_side side[KG_FINGER_COUNT]; ///< of the finger's most touched phalanx
 	kg_shape shape[KG_FINGER_COUNT];
 	bool thumb_abducted;
 	bool thumb_ip_bent;
-	float aperture; ///< thumb pad to index pad, metres (surface to surface)
+	float aperture;			///< thumb pad to index pad, metres (surface to surface)
 	float fingers_wrapping; ///< fraction of index…pinky touching with two or more phalanges
 	float curl;				///< mean over index…pinky of the three flexion angles' sum, degrees
 	/// From the thumb's contacts to the nearest other finger's, metres (0 unless the thumb and another

@@ -26,11 +26,11 @@ kl_sphere_tree* kg_object_tree_build(const kg_object* object);
 typedef struct kg_part_contact
 {
 	int pair_count;
-	float max_depth;  ///< deepest pair, (r1 + r2 − d) / 2
-	float volume;	  ///< penetration volume
-	vec3s direction;  ///< volume-weighted direction from the part toward the object, in the part's frame
-	float along;	  ///< volume-weighted mean position of the contacts along the bone, 0 to 1
-	vec3s point;	  ///< volume-weighted mean of the contact points (lens centres), world frame
+	float max_depth; ///< deepest pair, (r1 + r2 − d) / 2
+	float volume;	 ///< penetration volume
+	vec3s direction; ///< volume-weighted direction from the part toward the object, in the part's frame
+	float along;	 ///< volume-weighted mean position of the contacts along the bone, 0 to 1
+	vec3s point;	 ///< volume-weighted mean of the contact points (lens centres), world frame
 } kg_part_contact;
 
 typedef struct kg_contacts

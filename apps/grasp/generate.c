@@ -50,7 +50,8 @@ void kg_object_set_destroy(kg_object_set* set)
 }
 
 /// Where the object sits: against the palm (offset x, y along the palm; z: its lowest point this far
-/// above the palm's surface), where the reaching fingertips of the canonical shape meet (plus offset), or beside a phalanx (offset: the direction in the phalanx's frame).
+/// above the palm's surface), where the reaching fingertips of the canonical shape meet (plus offset), or beside a
+/// phalanx (offset: the direction in the phalanx's frame).
 typedef enum kg_place
 {
 	PALM,
@@ -74,17 +75,37 @@ typedef struct kg_canonical
 	kg_object_kind object;
 	vec3s axis; ///< the object's z axis in the wrist frame
 	kg_place place;
-	int reach;	///< fingers that close onto the object (TIPS: their tips place it, the thumb's opposite the rest's)
-	int part;	///< SIDE: the phalanx the object lies against
+	int reach; ///< fingers that close onto the object (TIPS: their tips place it, the thumb's opposite the rest's)
+	int part;  ///< SIDE: the phalanx the object lies against
 	vec3s offset;
 	float angles[KG_ANGLE_COUNT]; ///< thumb CMC, MCP, IP; index, middle, ring, pinky; thumb abduction
 	float spin_deg;				  ///< the object's turn about its axis (flat objects)
 } kg_canonical;
 
-#define AX {{1, 0, 0}}
-#define AY {{0, 1, 0}}
-#define AZ {{0, 0, 1}}
-#define V(x, y, z) {{x, y, z}}
+#define AX                                                                                                             \
+	{                                                                                                                  \
+		{                                                                                                              \
+			1, 0, 0                                                                                                    \
+		}                                                                                                              \
+	}
+#define AY                                                                                                             \
+	{                                                                                                                  \
+		{                                                                                                              \
+			0, 1, 0                                                                                                    \
+		}                                                                                                              \
+	}
+#define AZ                                                                                                             \
+	{                                                                                                                  \
+		{                                                                                                              \
+			0, 0, 1                                                                                                    \
+		}                                                                                                              \
+	}
+#define V(x, y, z)                                                                                                     \
+	{                                                                                                                  \
+		{                                                                                                              \
+			x, y, z                                                                                                    \
+		}                                                                                                              \
+	}
 #define F(a, b, c) a, b, c
 #define CURL F(70, 90, 60)
 #define EXT F(10, 5, 5)
@@ -147,9 +168,9 @@ static versors axis_rotation(vec3s axis, float spin)
 	float c = glms_vec3_dot(z, axis);
 	vec3s n = glms_vec3_cross(z, axis);
 	float s = glms_vec3_norm(n);
-	versors q = s > 1e-6f ? glms_quatv(atan2f(s, c), glms_vec3_scale(n, 1.0f / s))
-			  : c > 0.0f  ? glms_quat_identity()
-						  : glms_quatv((float)GLM_PI, kl_vec3(1, 0, 0));
+	versors q = s > 1e-6f  ? glms_quatv(atan2f(s, c), glms_vec3_scale(n, 1.0f / s))
+				: c > 0.0f ? glms_quat_identity()
+						   : glms_quatv((float)GLM_PI, kl_vec3(1, 0, 0));
 	return glms_quat_mul(q, glms_quatv(spin, z));
 }
 
@@ -261,7 +282,7 @@ bool kg_generate_sequence(const kg_object_set* set, int type, kg_rng* rng, kg_re
 	kg_hand_pose_parts(&hand, target, parts);
 	const kg_object* o = &set->objects[c->object];
 	versors q = axis_rotation(noisy_direction(c->axis, KG_AXIS_NOISE, rng),
-							 glm_rad(c->spin_deg) + KG_AXIS_NOISE * (float)kg_rng_normal(rng));
+							  glm_rad(c->spin_deg) + KG_AXIS_NOISE * (float)kg_rng_normal(rng));
 	kl_transform rel = place_object(&hand, c, o, q, parts);
 	for (int k = 0; k < 3; ++k)
 		rel.p.raw[k] += KG_PLACE_NOISE_M * (float)kg_rng_normal(rng);

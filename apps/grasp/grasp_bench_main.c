@@ -100,8 +100,8 @@ int main(int argc, char** argv)
 	}
 	qsort(cost, (size_t)frames, sizeof(double), compare_doubles);
 	printf("type %d (%s) on the %s, two hands, %d frames, %s: %.1f sphere pairs per frame\n", type,
-		   kg_grasp_type_get(type)->name, object->name, frames, maps ? "contacts, maps, classification" : "contacts and classification",
-		   (double)total_pairs / frames);
+		   kg_grasp_type_get(type)->name, object->name, frames,
+		   maps ? "contacts, maps, classification" : "contacts and classification", (double)total_pairs / frames);
 	printf("per_frame_us_median=%.1f per_frame_us_p99=%.1f\n", cost[frames / 2], cost[(frames * 99) / 100]);
 	free(cost);
 	kg_map_destroy(&map);

@@ -92,7 +92,8 @@ int main(int argc, char** argv)
 			kg_contacts unused;
 			kg_hand_contacts(&s.hand, &s.trees, r.parts, f->wrist, tree, rec.object_pose, &unused, pairs, pair_part,
 							 KG_MAX_PAIRS, &n);
-			kg_map_stamp(&map, contacts, kg_map_contacts_from_pairs(&s.hand, pairs, pair_part, n, rec.object_pose, contacts));
+			kg_map_stamp(&map, contacts,
+						 kg_map_contacts_from_pairs(&s.hand, pairs, pair_part, n, rec.object_pose, contacts));
 		}
 		if (!quiet)
 		{
@@ -116,7 +117,8 @@ int main(int argc, char** argv)
 		if (!ok)
 			status = fail("writing the maps");
 		else if (!quiet)
-			printf("maps: %s/contact_map.png %s/force_map.png (%d x %d texels)\n", out_dir, out_dir, map.width, map.height);
+			printf("maps: %s/contact_map.png %s/force_map.png (%d x %d texels)\n", out_dir, out_dir, map.width,
+				   map.height);
 		free(rgb);
 	}
 	kg_session_destroy(&s);

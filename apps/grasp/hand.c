@@ -45,12 +45,12 @@ static const float base_x[KG_FINGER_COUNT] = {0.15f, 0.97f, 1.0f, 0.97f, 0.90f};
 #define KG_THUMB_SPLAY_DEG 45.0f
 
 static const float limits[KG_ANGLE_COUNT][2] = {
-	{-20, 60},	{-10, 70},	{-20, 85},	// thumb CMC, MCP, IP
-	{-25, 95},	{-5, 115},	{-10, 90},	// index MCP, PIP, DIP
-	{-25, 95},	{-5, 115},	{-10, 90},	// middle
-	{-25, 95},	{-5, 115},	{-10, 90},	// ring
-	{-25, 95},	{-5, 115},	{-10, 90},	// pinky
-	{-10, 100},							// thumb abduction
+	{-20, 60},	{-10, 70}, {-20, 85}, // thumb CMC, MCP, IP
+	{-25, 95},	{-5, 115}, {-10, 90}, // index MCP, PIP, DIP
+	{-25, 95},	{-5, 115}, {-10, 90}, // middle
+	{-25, 95},	{-5, 115}, {-10, 90}, // ring
+	{-25, 95},	{-5, 115}, {-10, 90}, // pinky
+	{-10, 100},						  // thumb abduction
 };
 
 void kg_angle_limits(int angle, float* lower, float* upper)

@@ -256,8 +256,8 @@ int kg_map_dominant(const kg_map* m, int texel)
 
 void kg_map_contact_image(const kg_map* m, uint8_t* rgb)
 {
-	static const uint8_t colour[KG_MAP_FINGERS][3] = {
-		{230, 40, 40}, {40, 200, 40}, {50, 90, 240}, {240, 220, 40}, {220, 60, 220}, {40, 220, 220}};
+	static const uint8_t colour[KG_MAP_FINGERS][3] = {{230, 40, 40},  {40, 200, 40},  {50, 90, 240},
+													  {240, 220, 40}, {220, 60, 220}, {40, 220, 220}};
 	for (int t = 0; t < m->width * m->height; ++t)
 	{
 		int f = kg_map_dominant(m, t);

@@ -13,9 +13,9 @@
 
 typedef struct kg_map
 {
-	int tile;		 ///< texels per tile side; the atlas is 3 × 2 tiles
+	int tile; ///< texels per tile side; the atlas is 3 × 2 tiles
 	int width, height;
-	vec3s* point;	 ///< each texel's surface point in the object frame (valid where on_surface)
+	vec3s* point; ///< each texel's surface point in the object frame (valid where on_surface)
 	bool* on_surface;
 	uint32_t* count; ///< KG_MAP_FINGERS counters per texel
 	uint8_t* force;	 ///< strongest force bin stamped (0: none, 1 to 10)

@@ -7,10 +7,42 @@
 #include <math.h>
 #include <stdlib.h>
 
-#define CYL(r, h, x, y, z) {KG_PRIM_CYLINDER, r, h, 0.0f, {{x, y, z}}}
-#define BOX(a, b, c, x, y, z) {KG_PRIM_BOX, a, b, c, {{x, y, z}}}
-#define BALL(r) {KG_PRIM_BALL, r, 0.0f, 0.0f, {{0.0f, 0.0f, 0.0f}}}
-#define RING(R, r, x, y, z) {KG_PRIM_RING, R, r, 0.0f, {{x, y, z}}}
+#define CYL(r, h, x, y, z)                                                                                             \
+	{                                                                                                                  \
+		KG_PRIM_CYLINDER, r, h, 0.0f,                                                                                  \
+		{                                                                                                              \
+			{                                                                                                          \
+				x, y, z                                                                                                \
+			}                                                                                                          \
+		}                                                                                                              \
+	}
+#define BOX(a, b, c, x, y, z)                                                                                          \
+	{                                                                                                                  \
+		KG_PRIM_BOX, a, b, c,                                                                                          \
+		{                                                                                                              \
+			{                                                                                                          \
+				x, y, z                                                                                                \
+			}                                                                                                          \
+		}                                                                                                              \
+	}
+#define BALL(r)                                                                                                        \
+	{                                                                                                                  \
+		KG_PRIM_BALL, r, 0.0f, 0.0f,                                                                                   \
+		{                                                                                                              \
+			{                                                                                                          \
+				0.0f, 0.0f, 0.0f                                                                                       \
+			}                                                                                                          \
+		}                                                                                                              \
+	}
+#define RING(R, r, x, y, z)                                                                                            \
+	{                                                                                                                  \
+		KG_PRIM_RING, R, r, 0.0f,                                                                                      \
+		{                                                                                                              \
+			{                                                                                                          \
+				x, y, z                                                                                                \
+			}                                                                                                          \
+		}                                                                                                              \
+	}
 
 static const kg_object shapes[KG_OBJ_COUNT] = {
 	{"large bottle", 1, {CYL(0.045f, 0.12f, 0, 0, 0)}, NULL, 0},
@@ -26,9 +58,12 @@ static const kg_object shapes[KG_OBJ_COUNT] = {
 	{"bead", 1, {BALL(0.007f)}, NULL, 0},
 	{"plate", 1, {CYL(0.11f, 0.008f, 0, 0, 0)}, NULL, 0},
 	{"board", 1, {BOX(0.15f, 0.1f, 0.009f, 0, 0, 0)}, NULL, 0},
-	{"scissors", 3,
-	 {RING(0.013f, 0.0035f, 0.0f, 0, -0.02f), BOX(0.004f, 0.003f, 0.05f, 0, 0, 0.04f), RING(0.011f, 0.0035f, 0, 0, -0.05f)},
-	 NULL, 0},
+	{"scissors",
+	 3,
+	 {RING(0.013f, 0.0035f, 0.0f, 0, -0.02f), BOX(0.004f, 0.003f, 0.05f, 0, 0, 0.04f),
+	  RING(0.011f, 0.0035f, 0, 0, -0.05f)},
+	 NULL,
+	 0},
 	{"mug", 2, {CYL(0.04f, 0.05f, 0, 0, 0), RING(0.025f, 0.006f, 0.055f, 0, 0)}, NULL, 0},
 	{"box", 1, {BOX(0.03f, 0.03f, 0.03f, 0, 0, 0)}, NULL, 0},
 };
@@ -43,25 +78,24 @@ static float primitive_distance(const kg_primitive* s, vec3s p)
 	vec3s q = glms_vec3_sub(p, s->offset);
 	switch (s->kind)
 	{
-	case KG_PRIM_CYLINDER:
-	{
-		float dr = sqrtf(q.x * q.x + q.y * q.y) - s->a, dz = fabsf(q.z) - s->b;
-		float ox = fmaxf(dr, 0.0f), oz = fmaxf(dz, 0.0f);
-		return fminf(fmaxf(dr, dz), 0.0f) + sqrtf(ox * ox + oz * oz);
-	}
-	case KG_PRIM_BOX:
-	{
-		vec3s d = kl_vec3(fabsf(q.x) - s->a, fabsf(q.y) - s->b, fabsf(q.z) - s->c);
-		vec3s o = kl_vec3(fmaxf(d.x, 0.0f), fmaxf(d.y, 0.0f), fmaxf(d.z, 0.0f));
-		return fminf(fmaxf(d.x, fmaxf(d.y, d.z)), 0.0f) + glms_vec3_norm(o);
-	}
-	case KG_PRIM_BALL:
-		return glms_vec3_norm(q) - s->a;
-	case KG_PRIM_RING:
-	{
-		float t = sqrtf(q.x * q.x + q.z * q.z) - s->a;
-		return sqrtf(t * t + q.y * q.y) - s->b;
-	}
+		case KG_PRIM_CYLINDER:
+		{
+			float dr = sqrtf(q.x * q.x + q.y * q.y) - s->a, dz = fabsf(q.z) - s->b;
+			float ox = fmaxf(dr, 0.0f), oz = fmaxf(dz, 0.0f);
+			return fminf(fmaxf(dr, dz), 0.0f) + sqrtf(ox * ox + oz * oz);
+		}
+		case KG_PRIM_BOX:
+		{
+			vec3s d = kl_vec3(fabsf(q.x) - s->a, fabsf(q.y) - s->b, fabsf(q.z) - s->c);
+			vec3s o = kl_vec3(fmaxf(d.x, 0.0f), fmaxf(d.y, 0.0f), fmaxf(d.z, 0.0f));
+			return fminf(fmaxf(d.x, fmaxf(d.y, d.z)), 0.0f) + glms_vec3_norm(o);
+		}
+		case KG_PRIM_BALL: return glms_vec3_norm(q) - s->a;
+		case KG_PRIM_RING:
+		{
+			float t = sqrtf(q.x * q.x + q.z * q.z) - s->a;
+			return sqrtf(t * t + q.y * q.y) - s->b;
+		}
 	}
 	return INFINITY;
 }
@@ -79,14 +113,10 @@ static float primitive_thickness(const kg_primitive* s)
 {
 	switch (s->kind)
 	{
-	case KG_PRIM_BOX:
-		return fminf(s->a, fminf(s->b, s->c));
-	case KG_PRIM_RING:
-		return s->b;
-	case KG_PRIM_CYLINDER:
-		return fminf(s->a, s->b);
-	default:
-		return s->a;
+		case KG_PRIM_BOX: return fminf(s->a, fminf(s->b, s->c));
+		case KG_PRIM_RING: return s->b;
+		case KG_PRIM_CYLINDER: return fminf(s->a, s->b);
+		default: return s->a;
 	}
 }
 
@@ -96,10 +126,10 @@ static kl_aabb object_bounds(const kg_object* o)
 	for (int i = 0; i < o->primitive_count; ++i)
 	{
 		const kg_primitive* s = &o->primitives[i];
-		vec3s e = s->kind == KG_PRIM_BOX ? kl_vec3(s->a, s->b, s->c)
-				: s->kind == KG_PRIM_CYLINDER ? kl_vec3(s->a, s->a, s->b)
-				: s->kind == KG_PRIM_RING ? kl_vec3(s->a + s->b, s->b, s->a + s->b)
-										  : kl_vec3(s->a, s->a, s->a);
+		vec3s e = s->kind == KG_PRIM_BOX		? kl_vec3(s->a, s->b, s->c)
+				  : s->kind == KG_PRIM_CYLINDER ? kl_vec3(s->a, s->a, s->b)
+				  : s->kind == KG_PRIM_RING		? kl_vec3(s->a + s->b, s->b, s->a + s->b)
+												: kl_vec3(s->a, s->a, s->a);
 		box.lower = glms_vec3_minv(box.lower, glms_vec3_sub(s->offset, e));
 		box.upper = glms_vec3_maxv(box.upper, glms_vec3_add(s->offset, e));
 	}

@@ -83,15 +83,17 @@ void kg_proxy_drive(kg_proxy_hand* proxy, const kg_hand* hand, kl_transform wris
 		vec3s com = kl_body_get_world_center_of_mass(body), target_com = kl_transform_point(target, md.center);
 		vec3s a = glms_vec3_sub(glms_vec3_scale(glms_vec3_sub(target_com, com), k),
 								glms_vec3_scale(kl_body_get_linear_velocity(body), c));
-		kl_body_apply_force_to_center(body, glms_vec3_scale(clamp_length(a, proxy->def.max_acceleration), md.mass), true);
+		kl_body_apply_force_to_center(body, glms_vec3_scale(clamp_length(a, proxy->def.max_acceleration), md.mass),
+									  true);
 
 		versors err = glms_quat_mul(target.q, glms_quat_conjugate(now.q));
 		if (err.w < 0.0f)
 			err = glms_quat_init(-err.x, -err.y, -err.z, -err.w);
 		float s = sqrtf(err.x * err.x + err.y * err.y + err.z * err.z);
-		vec3s rotation = s > 1e-9f ? glms_vec3_scale(kl_vec3(err.x, err.y, err.z), 2.0f * atan2f(s, err.w) / s)
-								   : kl_vec3(0, 0, 0);
-		vec3s alpha = glms_vec3_sub(glms_vec3_scale(rotation, k), glms_vec3_scale(kl_body_get_angular_velocity(body), c));
+		vec3s rotation =
+			s > 1e-9f ? glms_vec3_scale(kl_vec3(err.x, err.y, err.z), 2.0f * atan2f(s, err.w) / s) : kl_vec3(0, 0, 0);
+		vec3s alpha =
+			glms_vec3_sub(glms_vec3_scale(rotation, k), glms_vec3_scale(kl_body_get_angular_velocity(body), c));
 		alpha = clamp_length(alpha, proxy->def.max_angular_acceleration);
 		// Torque = R I Rᵀ α, the inertia about the centre of mass turned into the world.
 		vec3s local = kl_inv_rotate(now.q, alpha);

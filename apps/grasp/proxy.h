@@ -1,6 +1,6 @@
 // Kollide grasp — the proxy hand: one dynamic world body per hand part (its spheres as sphere shapes),
-// each driven by a critically damped spring of capped acceleration toward the tracked hand's pose, so it follows the tracked hand
-// but the world's contacts keep it out of objects. The proxy is what a viewer draws.
+// each driven by a critically damped spring of capped acceleration toward the tracked hand's pose, so it follows the
+// tracked hand but the world's contacts keep it out of objects. The proxy is what a viewer draws.
 // SPDX-License-Identifier: MIT
 #pragma once
 
@@ -13,7 +13,7 @@ typedef struct kg_proxy_def
 	float follow_rate;				///< rad/s: the drive spring's natural frequency (critically damped)
 	float max_acceleration;			///< m/s²: the most the drive accelerates a part
 	float max_angular_acceleration; ///< rad/s²
-	float density;	   ///< kg/m³ of the part spheres
+	float density;					///< kg/m³ of the part spheres
 } kg_proxy_def;
 
 kg_proxy_def kg_default_proxy_def(void);

@@ -8,17 +8,17 @@
 
 typedef struct kg_frame
 {
-	double time;		 ///< seconds, not decreasing
-	kl_transform wrist;	 ///< the wrist frame in the world
+	double time;		///< seconds, not decreasing
+	kl_transform wrist; ///< the wrist frame in the world
 	float angles[KG_ANGLE_COUNT];
 } kg_frame;
 
 typedef struct kg_recording
 {
 	float hand_length;
-	int object;				   ///< kg_object_kind, −1: none
-	kl_transform object_pose;  ///< in the world
-	int label;				   ///< grasp type 1 to 33, 0: none
+	int object;				  ///< kg_object_kind, −1: none
+	kl_transform object_pose; ///< in the world
+	int label;				  ///< grasp type 1 to 33, 0: none
 	kg_frame* frames;
 	int frame_count, frame_capacity;
 } kg_recording;

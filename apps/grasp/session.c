@@ -34,9 +34,8 @@ bool kg_session_classify(const kg_session* s, const kl_transform* wrist, const f
 	kg_clamp_angles(a);
 	kg_hand_pose_parts(&s->hand, a, out->parts);
 	memset(&out->contacts, 0, sizeof(out->contacts));
-	if (s->object != NULL &&
-		!kg_hand_contacts(&s->hand, &s->trees, out->parts, *wrist, s->object, s->object_pose, &out->contacts, NULL, NULL,
-						  0, NULL))
+	if (s->object != NULL && !kg_hand_contacts(&s->hand, &s->trees, out->parts, *wrist, s->object, s->object_pose,
+											   &out->contacts, NULL, NULL, 0, NULL))
 		return false;
 	out->features = kg_compute_features(&s->hand, a, out->parts, &out->contacts);
 	out->grasp = kg_classify(&out->features);

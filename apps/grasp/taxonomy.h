@@ -9,10 +9,10 @@
 
 typedef struct kg_grasp_type
 {
-	int number;		  ///< 1 to 33, the taxonomy's numbering
+	int number; ///< 1 to 33, the taxonomy's numbering
 	const char* name;
-	int category;	  ///< 0 to 16
-	bool abducted;	  ///< the taxonomy's thumb position
+	int category;  ///< 0 to 16
+	bool abducted; ///< the taxonomy's thumb position
 } kg_grasp_type;
 
 /// The type with this number (1 to 33), NULL otherwise.

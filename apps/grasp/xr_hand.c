@@ -27,8 +27,8 @@ void kg_xr_joints_from_angles(const kg_hand* hand, kl_transform wrist, const flo
 	vec3s back = kl_rotate(wrist.q, kl_vec3(0, 0, -1)); // the back of the hand: −z of the wrist frame
 	vec3s along = kl_rotate(wrist.q, kl_vec3(1, 0, 0));
 	joints[KG_XR_WRIST] = (kl_transform){wrist.p, joint_rotation(along, back)};
-	joints[KG_XR_PALM] = (kl_transform){kl_transform_point(wrist, kl_vec3(0.5f * hand->palm_length, 0, 0)),
-										joint_rotation(along, back)};
+	joints[KG_XR_PALM] =
+		(kl_transform){kl_transform_point(wrist, kl_vec3(0.5f * hand->palm_length, 0, 0)), joint_rotation(along, back)};
 	for (int f = 0; f < KG_FINGER_COUNT; ++f)
 	{
 		int j = first_joint[f];
@@ -47,7 +47,8 @@ void kg_xr_joints_from_angles(const kg_hand* hand, kl_transform wrist, const flo
 			joints[j + k] = (kl_transform){bone.p, joint_rotation(dir, up)};
 		}
 		kl_transform last = kl_transform_mul(wrist, parts[kg_part_of(f, 2)]);
-		joints[j + 3] = (kl_transform){kl_transform_point(last, kl_vec3(hand->bone_length[f][2], 0, 0)), joints[j + 2].q};
+		joints[j + 3] =
+			(kl_transform){kl_transform_point(last, kl_vec3(hand->bone_length[f][2], 0, 0)), joints[j + 2].q};
 	}
 }
 

@@ -134,13 +134,13 @@ static void test_recording_malformed(void** state)
 	const char* path = KL_TEST_OUT_DIR "/grasp_malformed.txt";
 	static const char* const bad[] = {
 		"not a recording\n",
-		"kollide-grasp-recording 1\n",															 // no frames
-		"kollide-grasp-recording 1\nframe 0 0 0 0 1 0 0 0 1 2 3\n",								 // too few angles
-		"kollide-grasp-recording 1\nframe 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n",	 // zero quaternion
-		"kollide-grasp-recording 1\nframe nan 0 0 0 1 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n",	 // NaN time
-		"kollide-grasp-recording 1\nhand_length 5\n",											 // absurd hand
-		"kollide-grasp-recording 1\nobject \"anvil\" 0 0 0 1 0 0 0\n",							 // unknown object
-		"kollide-grasp-recording 1\nlabel 40\n",												 // no such type
+		"kollide-grasp-recording 1\n",															// no frames
+		"kollide-grasp-recording 1\nframe 0 0 0 0 1 0 0 0 1 2 3\n",								// too few angles
+		"kollide-grasp-recording 1\nframe 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n",	// zero quaternion
+		"kollide-grasp-recording 1\nframe nan 0 0 0 1 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n", // NaN time
+		"kollide-grasp-recording 1\nhand_length 5\n",											// absurd hand
+		"kollide-grasp-recording 1\nobject \"anvil\" 0 0 0 1 0 0 0\n",							// unknown object
+		"kollide-grasp-recording 1\nlabel 40\n",												// no such type
 		"kollide-grasp-recording 1\nwhat\n",
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); ++i)
@@ -151,7 +151,8 @@ static void test_recording_malformed(void** state)
 		assert_int_equal(r.frame_count, 0);
 		assert_non_null(strstr(kg_error(), "grasp_malformed.txt"));
 	}
-	write_text(path, "kollide-grasp-recording 1\n# a comment\n\nframe 0 0 0 0 1 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n");
+	write_text(path,
+			   "kollide-grasp-recording 1\n# a comment\n\nframe 0 0 0 0 1 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n");
 	kg_recording r;
 	assert_true(kg_recording_read(&r, path));
 	assert_int_equal(r.object, -1);
@@ -175,9 +176,10 @@ static void test_openxr_mapping(void** state)
 			kg_angle_limits(a, &lo, &hi);
 			angles[a] = lo + (hi - lo) * (float)kg_rng_uniform(&rng);
 		}
-		kl_transform wrist = {kl_vec3((float)kg_rng_normal(&rng), (float)kg_rng_normal(&rng), 1.0f),
-							  glms_quat_normalize(glms_quat_init((float)kg_rng_normal(&rng), (float)kg_rng_normal(&rng),
-																 (float)kg_rng_normal(&rng), (float)kg_rng_normal(&rng)))};
+		kl_transform wrist = {
+			kl_vec3((float)kg_rng_normal(&rng), (float)kg_rng_normal(&rng), 1.0f),
+			glms_quat_normalize(glms_quat_init((float)kg_rng_normal(&rng), (float)kg_rng_normal(&rng),
+											   (float)kg_rng_normal(&rng), (float)kg_rng_normal(&rng)))};
 		kl_transform joints[KG_XR_JOINT_COUNT], w;
 		kg_xr_joints_from_angles(&hand, wrist, angles, joints);
 		assert_true(kg_xr_angles_from_joints(joints, &w, back));
@@ -356,7 +358,8 @@ static void stamp_frame(const kg_hand* hand, const kg_hand_trees* trees, const k
 	static kg_map_contact contacts[CAPACITY];
 	kg_contacts per_part;
 	int n = 0;
-	assert_true(kg_hand_contacts(hand, trees, parts, wrist, tree, object_pose, &per_part, pairs, part_of, CAPACITY, &n));
+	assert_true(
+		kg_hand_contacts(hand, trees, parts, wrist, tree, object_pose, &per_part, pairs, part_of, CAPACITY, &n));
 	assert_true(n > 0);
 	kg_map_stamp(map, contacts, kg_map_contacts_from_pairs(hand, pairs, part_of, n, object_pose, contacts));
 }
@@ -381,7 +384,8 @@ static void test_contact_map_footprint(void** state)
 	kg_hand_pose_parts(&hand, pinch, parts);
 	vec3s t = kg_hand_tip(&hand, parts, KG_THUMB), i = kg_hand_tip(&hand, parts, KG_INDEX);
 	float tip_radius = hand.spheres[kg_part_of(KG_INDEX, 2)][0].radius;
-	kg_object pen = {"pinched cylinder", 1, {{KG_PRIM_CYLINDER, 0.5f * glms_vec3_distance(t, i) - tip_radius + 0.003f, 0.03f}}};
+	kg_object pen = {
+		"pinched cylinder", 1, {{KG_PRIM_CYLINDER, 0.5f * glms_vec3_distance(t, i) - tip_radius + 0.003f, 0.03f}}};
 	assert_true(kg_object_fill(&pen));
 	kl_sphere_tree* pen_tree = kg_object_tree_build(&pen);
 	assert_non_null(pen_tree);
