@@ -296,11 +296,13 @@ bool kg_generate_sequence(const kg_object_set* set, int type, kg_rng* rng, kg_re
 	rec->object_pose = kl_transform_mul(wrist, rel);
 	rec->label = type;
 
-	// Each frame, a finger not touching the object closes a step further: reaching fingers past the
-	// canonical shape (until they meet the object), the others up to it. Off the palm, once the
-	// reaching fingers are as closed as they get, the hand shifts toward those not yet pressing on the
-	// object (the nearest first), as a hand settling into a grip does; the object stays where it is in the world.
+	// Each frame, a finger that has not met the object closes a step further: reaching fingers past the
+	// canonical shape (until they meet it), the others up to it; a finger that has met it holds. Off
+	// the palm, the hand then shifts toward the nearest reaching finger not pressing on the object
+	// (one that has met it, or is as closed as it gets), as a hand settling into a grip does; the object
+	// stays where it is in the world.
 	float progress[KG_FINGER_COUNT] = {0.0f};
+	bool met[KG_FINGER_COUNT] = {false}; // a finger that has met the object closes no further
 	const float step = 1.5f / (float)(KG_SEQUENCE_FRAMES - 6);
 	memcpy(angles, open, sizeof(angles));
 	bool ok = true;
@@ -320,7 +322,8 @@ bool kg_generate_sequence(const kg_object_set* set, int type, kg_rng* rng, kg_re
 			bool side = c->place == SIDE && (c->part - 1) / 3 == f;
 			bool overshoot = reaching && (f != KG_THUMB || c->place != TIPS) && !side;
 			float most = overshoot ? 1.5f : 1.0f;
-			if (c->place != PALM && reaching && depth < KG_GRIP_DEPTH_M && progress[f] >= most - 0.5f * step)
+			if (c->place != PALM && reaching && depth < KG_GRIP_DEPTH_M &&
+				(met[f] || progress[f] >= most - 0.5f * step))
 			{
 				vec3s point = side ? parts[c->part].p : kg_hand_tip(&hand, parts, f);
 				float distance = glms_vec3_distance(point, rel.p);
@@ -330,7 +333,8 @@ bool kg_generate_sequence(const kg_object_set* set, int type, kg_rng* rng, kg_re
 					loose_distance = distance;
 				}
 			}
-			if (touching[f])
+			met[f] = met[f] || touching[f];
+			if (met[f])
 				continue;
 			progress[f] = fminf(progress[f] + step, most);
 			float s = fminf(progress[f], 1.0f), over = 2.0f * fmaxf(progress[f] - 1.0f, 0.0f) * KG_OVERSHOOT_DEG;
