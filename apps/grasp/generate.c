@@ -133,7 +133,7 @@ static const kg_canonical canon[KG_TYPE_COUNT] = {
 	{19, KG_OBJ_SCISSORS, AX, TIPS, T | M, 0, V(0, 0, 0), {F(10, 10, 10), F(20, 10, 5), F(45, 40, 30), CURL, CURL, 75}},
 	{20, KG_OBJ_PEN, AX, TIPS, T | I | M, 0, V(0, 0, 0), {F(10, 10, 10), F(35, 30, 20), F(50, 50, 30), CURL, CURL, 30}},
 	{21, KG_OBJ_PEN, AX, TIPS, T | I | M, 0, V(0, 0, 0), {F(10, 20, 20), F(40, 50, 30), F(60, 60, 40), CURL, CURL, 30}},
-	{22, KG_OBJ_BOARD, AZ, TIPS, ALL, 0, V(0.1f, 0, 0), {F(10, 10, 0), F(5, 5, 0), F(5, 5, 0), F(5, 5, 0), F(5, 5, 0), 25}},
+	{22, KG_OBJ_BOOK, AZ, TIPS, ALL, 0, V(0.05f, 0, 0), {F(10, 10, 0), F(5, 5, 0), F(5, 5, 0), F(5, 5, 0), F(5, 5, 0), 25}},
 	{23, KG_OBJ_PEN, AZ, SIDE, I | M, 1 + 3 * 1 + 0, V(0, -1, 0), {F(0, 0, 0), EXT, EXT, EXT, EXT, 10}},
 	{24, KG_OBJ_BEAD, AZ, TIPS, T | I, 0, V(0, 0, 0), {F(15, 15, 30), F(55, 50, 40), F(30, 20, 10), F(30, 20, 10), F(30, 20, 10), 85}},
 	{25, KG_OBJ_PEN, AX, SIDE, T | I | M, 1 + 3 * 2 + 1, V(0, 1, 0), {F(10, 20, 10), F(40, 40, 30), F(60, 70, 40), CURL, CURL, 20}},

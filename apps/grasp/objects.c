@@ -66,6 +66,7 @@ static const kg_object shapes[KG_OBJ_COUNT] = {
 	 0},
 	{"mug", 2, {CYL(0.04f, 0.05f, 0, 0, 0), RING(0.025f, 0.006f, 0.055f, 0, 0)}, NULL, 0},
 	{"box", 1, {BOX(0.03f, 0.03f, 0.03f, 0, 0, 0)}, NULL, 0},
+	{"book", 1, {BOX(0.07f, 0.05f, 0.01f, 0, 0, 0)}, NULL, 0},
 };
 
 kg_object kg_object_shape(kg_object_kind kind)

@@ -41,6 +41,7 @@ typedef enum kg_object_kind
 	KG_OBJ_SCISSORS,
 	KG_OBJ_MUG,
 	KG_OBJ_BOX,
+	KG_OBJ_BOOK,
 	KG_OBJ_COUNT
 } kg_object_kind;
 
