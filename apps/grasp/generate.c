@@ -127,7 +127,7 @@ static const kg_canonical canon[KG_TYPE_COUNT] = {
 	{13, KG_OBJ_BALL, AZ, TIPS, ALL, 0, V(0, 0, 0), {F(10, 10, 10), F(35, 40, 30), F(35, 40, 30), F(35, 40, 30), F(35, 40, 30), 85}},
 	{14, KG_OBJ_BALL_SMALL, AZ, TIPS, T | I | M, 0, V(0, 0, 0), {F(10, 10, 10), F(35, 40, 30), F(35, 40, 30), CURL, CURL, 85}},
 	{15, KG_OBJ_HANDLE, AY, PALM, I | M | R | P, 0, V(0.10f, 0, 0.012f), {F(0, 0, 0), F(20, 100, 60), F(20, 100, 60), F(20, 100, 60), F(20, 100, 60), 0}},
-	{16, KG_OBJ_KEY, AX, SIDE, T | I, 1 + 3 * 1 + 1, V(0, 1, 0), {F(30, 20, 10), F(60, 70, 50), CURL, CURL, CURL, 10}, 90},
+	{16, KG_OBJ_KEY, AX, SIDE, T | I, 1 + 3 * 1 + 1, V(0, 1, 0), {F(20, 20, 10), F(60, 70, 50), CURL, CURL, CURL, 30}, 90},
 	{17, KG_OBJ_KNIFE, AY, PALM, T | M | R | P, 0, V(0.07f, 0, -0.008f), {F(20, 20, 10), F(10, 5, 0), F(80, 100, 70), F(80, 100, 70), F(80, 100, 70), 20}},
 	{18, KG_OBJ_PLATE, AZ, TIPS, ALL, 0, V(0.05f, 0, 0), {F(10, 10, 10), F(15, 10, 5), F(15, 10, 5), F(15, 10, 5), F(15, 10, 5), 70}},
 	{19, KG_OBJ_SCISSORS, AX, TIPS, T | M, 0, V(0, 0, 0), {F(10, 10, 10), F(20, 10, 5), F(45, 40, 30), CURL, CURL, 75}},
