@@ -39,6 +39,9 @@ typedef struct kg_features
 	/// From the thumb's contacts to the nearest other finger's, metres (0 unless the thumb and another
 	/// finger touch): about the width of what the thumb opposes
 	float grip_width;
+	/// The largest distance between two touching parts' contact centroids, metres: about the size of
+	/// the object in the hand
+	float span;
 } kg_features;
 
 kg_features kg_compute_features(const kg_hand* hand, const float angles[KG_ANGLE_COUNT],

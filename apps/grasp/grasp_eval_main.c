@@ -138,13 +138,13 @@ int main(int argc, char** argv)
 			{
 				const kg_features* f = &r.features;
 				printf("features %d %d%d%d%d%d%d abd %d ip %d shape %d%d%d%d%d side %d%d%d%d%d phal %d%d%d%d%d ap %.1f "
-					   "curl %.0f grip %.1f\n",
+					   "curl %.0f grip %.1f span %.1f\n",
 					   t, f->touching[0], f->touching[1], f->touching[2], f->touching[3], f->touching[4],
 					   f->touching[5], f->thumb_abducted, f->thumb_ip_bent, f->shape[0], f->shape[1], f->shape[2],
 					   f->shape[3], f->shape[4], f->side[0], f->side[1], f->side[2], f->side[3], f->side[4],
 					   f->phalanges_touching[0], f->phalanges_touching[1], f->phalanges_touching[2],
 					   f->phalanges_touching[3], f->phalanges_touching[4], 1000.0 * f->aperture, (double)f->curl,
-					   1000.0 * f->grip_width);
+					   1000.0 * f->grip_width, 1000.0 * f->span);
 			}
 			if (verbose && got != t - 1)
 				print_miss(t, &r);

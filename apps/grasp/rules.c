@@ -36,6 +36,7 @@ typedef struct kg_rule
 	float aperture_lo, aperture_hi;
 	float curl_lo, curl_hi; ///< degrees (0, 0: any): the fingers wrap a smaller object tighter
 	float grip_lo, grip_hi; ///< grip width, millimetres (0, 0: any): the size of what the thumb opposes
+	float span_lo, span_hi; ///< contact span, millimetres (0, 0: any): the size of the object in the hand
 } kg_rule;
 
 #define S KG_STRAIGHT
@@ -46,40 +47,40 @@ typedef struct kg_rule
 
 // clang-format off
 static const kg_rule rules[] = {
-	//  T  I  M  R  P  palm      abd  ip  index others side  wrap full  aperture mm  curl °  grip mm
-	{1,  {1, 1, 1, 1, 1, ANY},    1,   0, ANY, ANY, ANY,     1, ANY,   0,  30,  100, 134,   0,   0},
-	{2,  {ANY, 1, 1, 1, 1, 1},    1,   1, C,   C,   ANY,   ANY, ANY,   0,   0,  190, 300,   0,   0},
-	{3,  {1, 1, 1, 1, 1, ANY},    1,   0, ANY, ANY, ANY,   ANY, ANY,   0,  30,  134, 190,   0,   0},
-	{4,  {1, 1, 1, 1, 1, ANY},    0,   0, C,   C,   ANY,   ANY, ANY,   0,   0,  150, 300,  40,  70},
-	{5,  {1, 1, 1, 1, 1, ANY},    0,   1, C,   C,   ANY,   ANY, ANY,   0,   0,  150, 300,  40,  70},
-	{6,  {1, 1, 1, 1, ANY, 0},    1, ANY, ANY, ANY, ANY,     0, ANY,   0,  30,  130, 200,   0,  12},
-	{7,  {ANY, 1, 1, 1, 0, 0},    1, ANY, B,   ANY, ANY,     0, ANY,   0,  20,  140, 200,   0,  12},
-	{8,  {ANY, 1, 1, 0, 0, 0},    1, ANY, B,   C,   ANY,     0, ANY,   0,  30,  140, 200,   0,  12},
-	{9,  {ANY, 1, 0, 0, 0, 0},    1, ANY, B,   S,   ANY,     0, ANY,   0,  30,    0,  65,   0,   0},
-	{10, {1, 1, 1, 1, 1, 1},      1, ANY, ANY, ANY, ANY,   ANY, ANY,   0,   0,    0,  66,  38,  60},
-	{11, {1, 1, 1, 1, 1, 1},      1, ANY, ANY, ANY, ANY,   ANY, ANY,   0,   0,   66, 115,   0,  38},
-	{12, {1, 1, 1, 1, 1, 0},      1, ANY, B,   B,   ANY,     0, ANY,  30,  60,   60, 105,  45,  80},
-	{13, {1, 1, 1, 1, ANY, 0},    1, ANY, B,   B,   ANY,     0, ANY,   8,  30,  105, 140,  28,  45},
-	{14, {1, 1, 1, ANY, 0, 0},    1, ANY, B,   C,   ANY,     0, ANY,   0,  25,  140, 200,  12,  30},
-	{15, {0, 1, 1, 1, 1, 0},      0, ANY, ANY, ANY, ANY,   ANY, ANY,   0,   0,  120, 170,   0,   0},
-	{16, {1, 1, 0, 0, 0, 0},      0, ANY, ANY, C,   RADIAL, ANY, ANY,  0,   0,  170, 250,  15,  50},
-	{17, {1, 0, 1, 1, 1, ANY},    0, ANY, S,   C,   ANY,   ANY, ANY,   0,   0,   90, 170,   0,   0},
-	{18, {1, 1, 1, 1, 1, 0},      1, ANY, B,   B,   ANY,     0, ANY,  40, 200,   35,  70,  60, 100},
-	{19, {1, 0, ANY, 0, 0, 0},    1, ANY, S,   C,   ANY,     0, ANY,   0,   0,  130, 190,   0,   0},
-	{20, {ANY, ANY, 0, 0, 0, 0},  0, ANY, C,   C,   ANY,     0, ANY,   0,   0,  185, 250,   0,  12},
-	{21, {1, ANY, ANY, 0, 0, 0},  0, ANY, B,   C,   ANY,     0, ANY,   0,   0,  185, 250,   0,  12},
-	{22, {1, 1, 1, 1, 1, 0},      0, ANY, S,   S,   ANY,   ANY, ANY,   0,   0,    0,  35,  50, 100},
-	{23, {0, 1, 1, 0, 0, ANY},    0, ANY, S,   S,   ANY,     0, ANY,   0,   0,    0,  35,   0,   0},
-	{24, {1, 1, 0, 0, 0, 0},      1, ANY, C,   B,   ANY,     0, ANY,   0,  15,   65, 110,   0,  12},
-	{25, {ANY, ANY, 1, 0, 0, 0},  0, ANY, B,   C,   ANY,     0, ANY,   0,   0,  150, 200,   0,   0},
-	{26, {1, 1, 1, 1, 1, 0},      1, ANY, C,   ANY, ANY,     1, ANY,   0,  10,  110, 140,   0,  20},
-	{27, {1, 1, 1, 1, 0, 0},      1, ANY, B,   C,   ANY,     0, ANY,   0,  25,  140, 200,  12,  30},
-	{28, {1, 1, 1, 1, 0, 0},      1, ANY, ANY, ANY, ANY,     1, ANY,   0,  15,  130, 170,  15,  35},
-	{29, {1, 1, 0, 0, 0, ANY},    0, ANY, ANY, C,   ANY,   ANY, ANY,   0,   0,  150, 250,   0,   0},
-	{30, {ANY, 1, 1, 1, 1, 1},    0, ANY, S,   S,   ANY,   ANY, ANY,   0,   0,    0,  35,   0,   0},
-	{31, {1, 1, ANY, 0, 0, 1},    1, ANY, ANY, ANY, ANY,   ANY,   1,   0,   0,   20,  90,   0,   0},
-	{32, {ANY, 1, 0, 0, 0, 0},    0, ANY, S,   C,   ANY,   ANY, ANY,   0,   0,  150, 200,   0,   0},
-	{33, {0, 1, 0, 0, 0, 0},      1, ANY, B,   C,   ANY,     0, ANY,   0,   0,  150, 250,   0,   0},
+	//  T  I  M  R  P  palm      abd  ip  index others side  wrap full  aperture mm  curl °  grip mm  span mm
+	{1,  {1, 1, 1, 1, 1, ANY},    1,   0, ANY, ANY, ANY,     1, ANY,   0,  30,  100, 134,   0,   0,  93, 130},
+	{2,  {ANY, 1, 1, 1, 1, 1},    1,   1, C,   C,   ANY,   ANY, ANY,   0,   0,  190, 300,   0,   0,  40,  75},
+	{3,  {1, 1, 1, 1, 1, ANY},    1,   0, ANY, ANY, ANY,   ANY, ANY,   0,  30,  134, 190,   0,   0,  86, 105},
+	{4,  {1, 1, 1, 1, 1, ANY},    0,   0, C,   C,   ANY,   ANY, ANY,   0,   0,  150, 300,  40,  70,  95, 140},
+	{5,  {1, 1, 1, 1, 1, ANY},    0,   1, C,   C,   ANY,   ANY, ANY,   0,   0,  150, 300,  40,  70,  95, 140},
+	{6,  {1, 1, 1, 1, ANY, 0},    1, ANY, ANY, ANY, ANY,     0, ANY,   0,  30,  130, 200,   0,  12,  30,  60},
+	{7,  {ANY, 1, 1, 1, 0, 0},    1, ANY, B,   ANY, ANY,     0, ANY,   0,  20,  140, 200,   0,  12,  30,  60},
+	{8,  {ANY, 1, 1, 0, 0, 0},    1, ANY, B,   C,   ANY,     0, ANY,   0,  30,  140, 200,   0,  12,  15,  45},
+	{9,  {ANY, 1, 0, 0, 0, 0},    1, ANY, B,   S,   ANY,     0, ANY,   0,  30,    0,  65,   0,   0,   0,  20},
+	{10, {1, 1, 1, 1, 1, 1},      1, ANY, ANY, ANY, ANY,   ANY, ANY,   0,   0,    0,  66,  38,  60,  60,  79},
+	{11, {1, 1, 1, 1, 1, 1},      1, ANY, ANY, ANY, ANY,   ANY, ANY,   0,   0,   66, 115,   0,  38,  79,  88},
+	{12, {1, 1, 1, 1, 1, 0},      1, ANY, B,   B,   ANY,     0, ANY,  30,  60,   60, 105,  45,  80,  62,  90},
+	{13, {1, 1, 1, 1, ANY, 0},    1, ANY, B,   B,   ANY,     0, ANY,   8,  30,  105, 140,  28,  45,  45,  62},
+	{14, {1, 1, 1, ANY, 0, 0},    1, ANY, B,   C,   ANY,     0, ANY,   0,  25,  140, 200,  12,  30,  20,  45},
+	{15, {0, 1, 1, 1, 1, 0},      0, ANY, ANY, ANY, ANY,   ANY, ANY,   0,   0,  120, 170,   0,   0,  50,  80},
+	{16, {1, 1, 0, 0, 0, 0},      0, ANY, ANY, C,   RADIAL, ANY, ANY,  0,   0,  170, 250,  15,  50,   0,   0},
+	{17, {1, 0, 1, 1, 1, ANY},    0, ANY, S,   C,   ANY,   ANY, ANY,   0,   0,   90, 170,   0,   0,  80, 130},
+	{18, {1, 1, 1, 1, 1, 0},      1, ANY, B,   B,   ANY,     0, ANY,  40, 200,   35,  70,  60, 100,  85, 120},
+	{19, {1, 0, ANY, 0, 0, 0},    1, ANY, S,   C,   ANY,     0, ANY,   0,   0,  130, 190,   0,   0,   0,   0},
+	{20, {ANY, ANY, 0, 0, 0, 0},  0, ANY, C,   C,   ANY,     0, ANY,   0,   0,  185, 250,   0,  12,   0,   0},
+	{21, {1, ANY, ANY, 0, 0, 0},  0, ANY, B,   C,   ANY,     0, ANY,   0,   0,  185, 250,   0,  12,   0,   0},
+	{22, {1, 1, 1, 1, 1, 0},      0, ANY, S,   S,   ANY,   ANY, ANY,   0,   0,    0,  35,  50, 100,  55, 120},
+	{23, {0, 1, 1, 0, 0, ANY},    0, ANY, S,   S,   ANY,     0, ANY,   0,   0,    0,  35,   0,   0,   0,  15},
+	{24, {1, 1, 0, 0, 0, 0},      1, ANY, C,   B,   ANY,     0, ANY,   0,  15,   65, 110,   0,  12,   0,  20},
+	{25, {ANY, ANY, 1, 0, 0, 0},  0, ANY, B,   C,   ANY,     0, ANY,   0,   0,  150, 200,   0,   0,   0,   0},
+	{26, {1, 1, 1, 1, 1, 0},      1, ANY, C,   ANY, ANY,     1, ANY,   0,  10,  110, 140,   0,  20,  45,  70},
+	{27, {1, 1, 1, 1, 0, 0},      1, ANY, B,   C,   ANY,     0, ANY,   0,  25,  140, 200,  12,  30,  20,  45},
+	{28, {1, 1, 1, 1, 0, 0},      1, ANY, ANY, ANY, ANY,     1, ANY,   0,  15,  130, 170,  15,  35,  45,  70},
+	{29, {1, 1, 0, 0, 0, ANY},    0, ANY, ANY, C,   ANY,   ANY, ANY,   0,   0,  150, 250,   0,   0,  60, 140},
+	{30, {ANY, 1, 1, 1, 1, 1},    0, ANY, S,   S,   ANY,   ANY, ANY,   0,   0,    0,  35,   0,   0,  60, 200},
+	{31, {1, 1, ANY, 0, 0, 1},    1, ANY, ANY, ANY, ANY,   ANY,   1,   0,   0,   20,  90,   0,   0,  50,  80},
+	{32, {ANY, 1, 0, 0, 0, 0},    0, ANY, S,   C,   ANY,   ANY, ANY,   0,   0,  150, 200,   0,   0,   0,   0},
+	{33, {0, 1, 0, 0, 0, 0},      1, ANY, B,   C,   ANY,     0, ANY,   0,   0,  150, 250,   0,   0,   0,   0},
 };
 // clang-format on
 
@@ -138,6 +139,10 @@ kg_features kg_compute_features(const kg_hand* hand, const float angles[KG_ANGLE
 				f.grip_width = fminf(f.grip_width, glms_vec3_distance(ca->point, cb->point));
 		}
 	f.grip_width = isinf(f.grip_width) ? 0.0f : f.grip_width;
+	for (int a = 0; a < KG_PART_COUNT; ++a)
+		for (int b = a + 1; b < KG_PART_COUNT && contacts->parts[a].pair_count > 0; ++b)
+			if (contacts->parts[b].pair_count > 0)
+				f.span = fmaxf(f.span, glms_vec3_distance(contacts->parts[a].point, contacts->parts[b].point));
 	f.thumb_abducted = angles[KG_THUMB_ABDUCTION] >= th.thumb_abducted;
 	f.thumb_ip_bent = angles[2] >= th.thumb_ip_bent;
 	vec3s t = kg_hand_tip(hand, parts, KG_THUMB), i = kg_hand_tip(hand, parts, KG_INDEX);
@@ -184,6 +189,11 @@ static int rule_score(const kg_rule* r, const kg_features* f, kg_shape others)
 	{
 		float mm = 1000.0f * f->grip_width;
 		score += mm >= r->grip_lo && mm < r->grip_hi ? 2 : -2;
+	}
+	if (r->span_hi > 0.0f)
+	{
+		float mm = 1000.0f * f->span;
+		score += mm >= r->span_lo && mm < r->span_hi ? 2 : -2;
 	}
 	if (r->curl_hi > 0.0f)
 		score += f->curl >= r->curl_lo && f->curl < r->curl_hi ? 2 : -2;

@@ -239,6 +239,7 @@ static void test_classifier_decisions(void** state)
 	f.curl = 140.0f;
 	f.fingers_wrapping = 1.0f;
 	f.aperture = 0.08f;
+	f.span = 0.065f;
 	kg_classification c = kg_classify(&f);
 	assert_non_null(c.type);
 	assert_int_equal(c.type->number, 15);
@@ -249,6 +250,8 @@ static void test_classifier_decisions(void** state)
 		f.touching[i] = true;
 	f.aperture = 0.07f;
 	f.curl = 15.0f;
+	f.grip_width = 0.06f;
+	f.span = 0.08f;
 	assert_int_equal(kg_classify(&f).type->number, 22);
 	char text[256];
 	kg_describe(&c, &f, text, sizeof(text));
