@@ -71,7 +71,7 @@ int kg_clamp_angles(float angles[KG_ANGLE_COUNT])
 	return changed;
 }
 
-// Spheres of radius r from x = 0 to x = length along the part's x axis, overlapping by half.
+// Spheres of radius r from x = 0 to x = length along the part's x axis, at most r apart.
 static kl_sphere* bone_spheres(float length, float r, int* count)
 {
 	int n = (int)ceilf(length / r) + 1;

@@ -1,5 +1,6 @@
-// Kollide grasp — the sphere hand: a parametric right hand of a palm and five fingers of three
-// phalanges each, every part a set of spheres, posed from 16 joint angles (docs/grasp.md).
+// Kollide grasp — the sphere hand: a parametric hand (a left hand in its frame) of a palm and five
+// fingers of three phalanges each, every part a set of spheres, posed from 16 joint angles
+// (docs/grasp.md).
 // SPDX-License-Identifier: MIT
 #pragma once
 
