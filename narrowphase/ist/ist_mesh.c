@@ -22,8 +22,12 @@ kl_result kl_mesh_build_inner_spheres(const kl_mesh_def* def, kl_mesh* mesh)
 	{
 		return kl_last_error_code() != KL_OK ? kl_last_error_code() : KL_ERR_INVALID_ARGUMENT;
 	}
+	// With the represented volumes, queries on the mesh's tree also estimate the solids'
+	// intersection volume (kl_sphere_overlap_result.intersection_volume).
+	kl_sphere_tree_def td = kl_default_sphere_tree_def();
+	td.represented_volumes = kl_sphere_packing_represented_volumes(mesh->inner_spheres);
 	mesh->sphere_tree = kl_sphere_tree_build(kl_sphere_packing_spheres(mesh->inner_spheres),
-											 kl_sphere_packing_count(mesh->inner_spheres), NULL);
+											 kl_sphere_packing_count(mesh->inner_spheres), &td);
 	if (mesh->sphere_tree == NULL)
 	{
 		return kl_last_error_code() != KL_OK ? kl_last_error_code() : KL_ERR_OUT_OF_MEMORY;
