@@ -3,8 +3,9 @@
 // SPDX-License-Identifier: MIT
 #include "ensemble.h"
 
+#include "app_png.h"
+
 #include <math.h>
-#include <png.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -18,32 +19,6 @@ static void kl_ens_heat_rgb(double t, uint8_t* rgb)
 	{
 		rgb[k] = (uint8_t)lrint(255.0 * c[k]);
 	}
-}
-
-static bool kl_ens_write_rgb_png(const char* path, const uint8_t* rgb, int width, int height)
-{
-	FILE* file = fopen(path, "wb");
-	if (file == NULL)
-	{
-		return false;
-	}
-	png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
-	png_infop info = png != NULL ? png_create_info_struct(png) : NULL;
-	bool ok = info != NULL && setjmp(png_jmpbuf(png)) == 0;
-	if (ok)
-	{
-		png_init_io(png, file);
-		png_set_IHDR(png, info, (png_uint_32)width, (png_uint_32)height, 8, PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
-					 PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
-		png_write_info(png, info);
-		for (int y = 0; y < height; ++y)
-		{
-			png_write_row(png, rgb + (size_t)y * (size_t)width * 3);
-		}
-		png_write_end(png, NULL);
-	}
-	png_destroy_write_struct(&png, &info);
-	return fclose(file) == 0 && ok;
 }
 
 // The view's bounds: every sample's final (x, y) and every region's box, plus a margin.
@@ -149,7 +124,7 @@ bool kl_ens_write_heatmap(const kl_ensemble* ens, int body, const char* path, in
 		}
 		kl_ens_outline(rgb, size, lo, scale, ens->def.regions[r].box, 255);
 	}
-	if (ok && !kl_ens_write_rgb_png(path, rgb, size, size))
+	if (ok && !kl_app_write_png(path, rgb, size, size))
 	{
 		ok = false;
 	}

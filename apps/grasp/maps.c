@@ -2,8 +2,9 @@
 // SPDX-License-Identifier: MIT
 #include "maps.h"
 
+#include "app_png.h"
+
 #include <math.h>
-#include <png.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -280,28 +281,8 @@ void kg_map_force_image(const kg_map* m, uint8_t* rgb)
 
 bool kg_write_png(const char* path, const uint8_t* rgb, int width, int height)
 {
-	FILE* out = fopen(path, "wb");
-	if (out == NULL)
-	{
-		kg_set_error("cannot write %s", path);
-		return false;
-	}
-	png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
-	png_infop info = png != NULL ? png_create_info_struct(png) : NULL;
-	bool ok = info != NULL && setjmp(png_jmpbuf(png)) == 0;
-	if (ok)
-	{
-		png_init_io(png, out);
-		png_set_IHDR(png, info, (png_uint_32)width, (png_uint_32)height, 8, PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
-					 PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
-		png_write_info(png, info);
-		for (int y = 0; y < height; ++y)
-			png_write_row(png, (png_const_bytep)(rgb + (size_t)y * (size_t)width * 3));
-		png_write_end(png, NULL);
-	}
-	png_destroy_write_struct(&png, &info);
-	ok = fclose(out) == 0 && ok;
+	bool ok = kl_app_write_png(path, rgb, width, height);
 	if (!ok)
-		kg_set_error("error writing %s", path);
+		kg_set_error("cannot write %s", path);
 	return ok;
 }
