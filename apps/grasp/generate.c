@@ -150,8 +150,12 @@ static const kg_canonical canon[KG_TYPE_COUNT] = {
 
 static vec3s noisy_direction(vec3s axis, float sigma, kg_rng* rng)
 {
-	vec3s d = glms_vec3_add(axis, kl_vec3((float)kg_rng_normal(rng) * sigma, (float)kg_rng_normal(rng) * sigma,
-										  (float)kg_rng_normal(rng) * sigma));
+	// Drawn z, y, x: one order for every compiler (a call's arguments are evaluated in an
+	// unspecified order), the one the labelled sets in docs/grasp.md were made with.
+	float z = (float)kg_rng_normal(rng) * sigma;
+	float y = (float)kg_rng_normal(rng) * sigma;
+	float x = (float)kg_rng_normal(rng) * sigma;
+	vec3s d = glms_vec3_add(axis, kl_vec3(x, y, z));
 	return glms_vec3_normalize(d);
 }
 
@@ -281,16 +285,18 @@ bool kg_generate_sequence(const kg_object_set* set, int type, kg_rng* rng, kg_re
 	kl_transform parts[KG_PART_COUNT];
 	kg_hand_pose_parts(&hand, target, parts);
 	const kg_object* o = &set->objects[c->object];
-	versors q = axis_rotation(noisy_direction(c->axis, KG_AXIS_NOISE, rng),
-							  glm_rad(c->spin_deg) + KG_AXIS_NOISE * (float)kg_rng_normal(rng));
+	float spin = glm_rad(c->spin_deg) + KG_AXIS_NOISE * (float)kg_rng_normal(rng);
+	versors q = axis_rotation(noisy_direction(c->axis, KG_AXIS_NOISE, rng), spin);
 	kl_transform rel = place_object(&hand, c, o, q, parts);
 	for (int k = 0; k < 3; ++k)
 		rel.p.raw[k] += KG_PLACE_NOISE_M * (float)kg_rng_normal(rng);
 
 	// The hand in the world: somewhere in front of the user, any orientation.
-	kl_transform wrist = {kl_vec3((float)kg_rng_uniform(rng), (float)kg_rng_uniform(rng), 1.0f),
-						  glms_quat_normalize(glms_quat_init((float)kg_rng_normal(rng), (float)kg_rng_normal(rng),
-															 (float)kg_rng_normal(rng), (float)kg_rng_normal(rng)))};
+	float wy = (float)kg_rng_uniform(rng);
+	float wx = (float)kg_rng_uniform(rng);
+	float qw = (float)kg_rng_normal(rng), qz = (float)kg_rng_normal(rng);
+	float qy = (float)kg_rng_normal(rng), qx = (float)kg_rng_normal(rng);
+	kl_transform wrist = {kl_vec3(wx, wy, 1.0f), glms_quat_normalize(glms_quat_init(qx, qy, qz, qw))};
 	rec->hand_length = hand.hand_length;
 	rec->object = (int)c->object;
 	rec->object_pose = kl_transform_mul(wrist, rel);

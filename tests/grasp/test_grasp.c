@@ -176,10 +176,11 @@ static void test_openxr_mapping(void** state)
 			kg_angle_limits(a, &lo, &hi);
 			angles[a] = lo + (hi - lo) * (float)kg_rng_uniform(&rng);
 		}
-		kl_transform wrist = {
-			kl_vec3((float)kg_rng_normal(&rng), (float)kg_rng_normal(&rng), 1.0f),
-			glms_quat_normalize(glms_quat_init((float)kg_rng_normal(&rng), (float)kg_rng_normal(&rng),
-											   (float)kg_rng_normal(&rng), (float)kg_rng_normal(&rng)))};
+		// Drawn in one order for every compiler (a call's arguments are evaluated in an unspecified order).
+		float wy = (float)kg_rng_normal(&rng), wx = (float)kg_rng_normal(&rng);
+		float qw = (float)kg_rng_normal(&rng), qz = (float)kg_rng_normal(&rng);
+		float qy = (float)kg_rng_normal(&rng), qx = (float)kg_rng_normal(&rng);
+		kl_transform wrist = {kl_vec3(wx, wy, 1.0f), glms_quat_normalize(glms_quat_init(qx, qy, qz, qw))};
 		kl_transform joints[KG_XR_JOINT_COUNT], w;
 		kg_xr_joints_from_angles(&hand, wrist, angles, joints);
 		assert_true(kg_xr_angles_from_joints(joints, &w, back));
